@@ -1,0 +1,1 @@
+"""streamblocks: extract structured blocks from streaming LLM output in real time."""

@@ -1,0 +1,108 @@
+"""What an input or output adapter is.
+
+An input adapter tells the session, for each provider event, what it is
+(:class:`EventCategory`) and what reply text it carries. Adapters should be
+stateless so one instance can serve many streams; an adapter that needs per-stream
+state provides ``for_stream()`` returning a fresh instance, which the session calls
+once at the start of each stream.
+
+Provider-native structure (reasoning, tool calls, command runs) is reported through the
+optional ``native_events(event)``: a list of :class:`NativeStart`, :class:`NativeDelta`
+and :class:`NativeEnd` pieces keyed by a value the adapter chooses (a content-block
+index, a tool-call id). The session keeps the open native blocks and turns the pieces
+into ``BLOCK_START`` / ``BLOCK_DELTA`` / ``BLOCK_END`` events, so adapters hold no state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from enum import Enum
+from typing import Any, NamedTuple, Protocol, Union, runtime_checkable
+
+from ..core.events import Event, StopReason, Usage
+
+
+class EventCategory(str, Enum):
+    """What a provider event is to the session."""
+
+    TEXT_CONTENT = "TEXT_CONTENT"
+    """Carries reply text: ``extract_text(event)`` goes to the syntaxes."""
+    PASSTHROUGH = "PASSTHROUGH"
+    """Not text; emitted untouched as a ``PASSTHROUGH`` event, in stream order."""
+    SKIP = "SKIP"
+    """Dropped (keep-alives, duplicates of text already taken from another event)."""
+    STREAM_START = "STREAM_START"
+    """Opens the provider's stream."""
+    STREAM_END = "STREAM_END"
+    """Closes the provider's stream; the session finishes after it."""
+
+
+@runtime_checkable
+class InputAdapter(Protocol):
+    """Turns a provider's stream events into text for the syntaxes.
+
+    Optional methods, used when present: ``matches(event) -> bool`` (auto-detection,
+    must not import the SDK), ``stop_reason(event) -> StopReason | None``,
+    ``usage(event) -> Usage | None``, ``native_events(event) -> list[Native]`` and
+    ``for_stream() -> InputAdapter``.
+    """
+
+    def categorize(self, event: Any) -> EventCategory: ...
+
+    def extract_text(self, event: Any) -> str: ...
+
+
+@runtime_checkable
+class OutputAdapter(Protocol):
+    """Turns our events into another protocol's events (AG-UI, for a front end)."""
+
+    def to_protocol_event(self, event: Event) -> Iterable[Any]: ...
+
+    def passthrough(self, event: Any) -> Iterable[Any]: ...
+
+
+class NativeStart(NamedTuple):
+    """A provider-native block begins (thinking, a tool call, a command run...).
+
+    ``parse`` says how the session turns the collected deltas into the block's
+    content: ``"text"`` keeps the string, ``"json"`` parses it (an empty string is
+    ``{}``); a :class:`NativeEnd` with ``content`` set overrides both.
+    """
+
+    key: Hashable
+    block_type: str
+    block_id: str | None = None
+    attrs: Mapping[str, Any] = {}
+    parse: str = "text"
+
+
+class NativeDelta(NamedTuple):
+    """Text of an open native block (thinking text, tool-call argument JSON)."""
+
+    key: Hashable
+    text: str
+
+
+class NativeEnd(NamedTuple):
+    """A native block is complete. ``key=None`` closes every open native block."""
+
+    key: Hashable | None
+    content: Any = None
+    attrs: Mapping[str, Any] | None = None
+
+
+Native = Union[NativeStart, NativeDelta, NativeEnd]
+"""One piece of a provider-native block."""
+
+
+__all__ = [
+    "EventCategory",
+    "InputAdapter",
+    "Native",
+    "NativeDelta",
+    "NativeEnd",
+    "NativeStart",
+    "OutputAdapter",
+    "StopReason",
+    "Usage",
+]

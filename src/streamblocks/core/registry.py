@@ -1,0 +1,176 @@
+"""Declaring block types: which blocks a model may emit, in which syntax, validated how."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from .errors import RegistryError
+
+if TYPE_CHECKING:
+    from ..syntaxes.base import Syntax
+    from .blocks import Block
+
+Validator = Callable[["Block"], Any]
+"""Called with the finished block. Returning ``None``/``True`` accepts it; returning
+``False`` or a message (``str``), or raising, rejects it with ``VALIDATION_FAILED``."""
+Transform = Callable[["Block"], Any]
+"""Called with the finished block of a type that is not streamed: ``None`` keeps the
+block, a list replaces it (strings become visible text, events are emitted as they are),
+``[]`` suppresses it."""
+OnStart = Callable[[Mapping[str, Any]], Any]
+"""Called with the opening marker's attributes when a block starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class BlockType:
+    """One registered block type. ``name`` is the block's ``type``; ``marker`` is the
+    name written in the model's text (``tag=`` when given, else ``name``)."""
+
+    name: str
+    marker: str
+    syntaxes: tuple[Syntax, ...] | None
+    metadata: type[BaseModel] | None
+    content: type[BaseModel] | None
+    description: str | None
+    instructions: str | None
+    transform: Transform | None
+    on_start: OnStart | None
+    validators: tuple[Validator, ...]
+
+    @property
+    def streamed(self) -> bool:
+        """A type with a transform is held until it closes, then only the verdict shows."""
+        return self.transform is None
+
+
+class BlockRegistry:
+    """The block types a processor recognises, in registration order.
+
+    A registry may be shared by many processors; each session works from a snapshot
+    taken when it starts, so registering later affects only later streams.
+    """
+
+    def __init__(self) -> None:
+        self._types: dict[str, BlockType] = {}
+        self._version = 0
+
+    def register(
+        self,
+        name: str,
+        *,
+        syntax: Syntax | Sequence[Syntax] | None = None,
+        tag: str | None = None,
+        metadata: type[BaseModel] | None = None,
+        content: type[BaseModel] | None = None,
+        description: str | None = None,
+        instructions: str | None = None,
+        transform: Transform | None = None,
+        on_start: OnStart | None = None,
+        validators: Sequence[Validator] = (),
+    ) -> BlockType:
+        """Declare a block type and return its description.
+
+        ``syntax`` is the syntax (or syntaxes) the type is written in; without it the
+        processor's default syntax applies. ``tag`` is the marker name when it differs
+        from ``name`` (``tag="debug-info"`` for the key ``debugInfo``).
+        """
+        if not isinstance(name, str) or not name:
+            raise RegistryError(f"block type name must be a non-empty str, got {name!r}")
+        if name in self._types:
+            raise RegistryError(f"block type {name!r} is already registered")
+        marker = name if tag is None else tag
+        if not isinstance(marker, str) or not marker:
+            raise RegistryError(f"tag of {name!r} must be a non-empty str, got {tag!r}")
+        for label, model in (("metadata", metadata), ("content", content)):
+            if model is not None and not (
+                isinstance(model, type) and issubclass(model, BaseModel)
+            ):
+                raise RegistryError(f"{label}= of {name!r} must be a pydantic model class")
+        for label, hook in (("transform", transform), ("on_start", on_start)):
+            if hook is not None and not callable(hook):
+                raise RegistryError(f"{label}= of {name!r} must be callable")
+        checks = tuple(validators)
+        if not all(callable(check) for check in checks):
+            raise RegistryError(f"validators of {name!r} must be callables")
+        block_type = BlockType(
+            name=name,
+            marker=marker,
+            syntaxes=_as_syntaxes(name, syntax),
+            metadata=metadata,
+            content=content,
+            description=description,
+            instructions=instructions,
+            transform=transform,
+            on_start=on_start,
+            validators=checks,
+        )
+        self._types[name] = block_type
+        self._version += 1
+        return block_type
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._types
+
+    def __iter__(self) -> Iterator[BlockType]:
+        return iter(self._types.values())
+
+    def __len__(self) -> int:
+        return len(self._types)
+
+    def __getitem__(self, name: str) -> BlockType:
+        return self._types[name]
+
+    def get(self, name: str) -> BlockType | None:
+        return self._types.get(name)
+
+    @property
+    def version(self) -> int:
+        """Grows with every registration; lets processors cache their plan."""
+        return self._version
+
+    def syntax_plan(self, default: Syntax) -> list[tuple[Syntax, dict[str, BlockType]]]:
+        """Each active syntax, in order of first use, with the types it recognises.
+
+        Syntaxes are compared by value, so two equal ``DelimiterPreambleSyntax()``
+        instances are one syntax.
+        """
+        plan: list[tuple[Syntax, dict[str, BlockType]]] = []
+        for block_type in self._types.values():
+            for syntax in block_type.syntaxes or (default,):
+                for known, markers in plan:
+                    if known == syntax:
+                        break
+                else:
+                    markers = {}
+                    plan.append((syntax, markers))
+                markers.setdefault(block_type.marker, block_type)
+        return plan
+
+    def system_prompt(self, default: Syntax | None = None) -> str:
+        """Text telling a model which blocks it may emit and in which format."""
+        from ..prompts import render_system_prompt
+
+        return render_system_prompt(self, default)
+
+    def inject_system_prompt(
+        self, messages: Sequence[Mapping[str, Any]], default: Syntax | None = None
+    ) -> list[dict[str, Any]]:
+        """A copy of ``messages`` with :meth:`system_prompt` added to the system message."""
+        from ..prompts import inject_system_prompt
+
+        return inject_system_prompt(messages, self.system_prompt(default))
+
+
+def _as_syntaxes(name: str, syntax: Syntax | Sequence[Syntax] | None) -> tuple[Syntax, ...] | None:
+    from ..syntaxes.base import Syntax
+
+    if syntax is None:
+        return None
+    found = (syntax,) if isinstance(syntax, Syntax) else tuple(syntax)
+    if not found or not all(isinstance(s, Syntax) for s in found):
+        raise RegistryError(f"syntax= of {name!r} must be a Syntax or a sequence of them")
+    return found
