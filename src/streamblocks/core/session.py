@@ -14,7 +14,9 @@ classified its remainder streams without further questions. See
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
@@ -117,6 +119,9 @@ class Session:
         self._limits = limits
         self._max_marker = limits.max_marker_chars
         self._prefilter = tuple(getattr(syntax, "starts_with", None) for syntax, _ in plan)
+        self._outside_starts: str | None = (
+            None if None in self._prefilter else "".join(sorted(set("".join(self._prefilter))))  # type: ignore[arg-type]
+        )
         self._adapter: InputAdapter | None = None
         self._adapter_spec = input_adapter
         self._identity = input_adapter is None
@@ -302,23 +307,44 @@ class Session:
     # ------------------------------------------------------------------ text
 
     def _consume(self, text: str) -> None:
-        """Route ``text`` line by line: decide line starts, stream line remainders."""
+        """Route ``text`` line by line: decide line starts, stream line remainders.
+
+        Runs of lines that no marker of the current context can start (their first
+        character is not in the context's marker characters) go out in one piece,
+        found by one regular-expression search, so long chunks cost little per line.
+        """
         if self._pos == 0 and self._line == "" and text.startswith("\ufeff"):
             self._text("\ufeff")  # a BOM is text, and the line still starts after it
             text = text[1:]
         i, n = 0, len(text)
         while i < n:
-            nl = text.find("\n", i)
-            end = n if nl < 0 else nl + 1
-            if self._line is None:
-                self._flow_out(text[i:end])
+            line = self._line
+            if line is None:  # the rest of a classified line
+                nl = text.find("\n", i)
+                end = n if nl < 0 else nl + 1
                 if nl >= 0:
                     self._line = ""
+                self._flow_out(text[i:end])
+            elif not line and (run := self._plain_run()) is not None and text[i] not in run[0]:
+                found = run[1].search(text, i)
+                end = n if found is None else found.start() + 1
+                self._line = "" if text[end - 1] == "\n" else None
+                parser = self._parser
+                self._flow = Verdict.TEXT if parser is None else _default_verdict(parser)
+                self._flow_out(text[i:end])
             else:
-                line = self._line + text[i:end]
+                nl = text.find("\n", i)
+                end = n if nl < 0 else nl + 1
                 self._line = None
-                self._decide(line, nl >= 0)
+                self._decide(line + text[i:end], nl >= 0)
             i = end
+
+    def _plain_run(self) -> tuple[str, re.Pattern[str]] | None:
+        """The current context's marker characters and the search for the next line
+        starting with one; ``None`` when any line may be a marker."""
+        parser = self._parser
+        starts = self._outside_starts if parser is None else parser.marker_starts
+        return None if starts is None else _marker_line_search(starts)
 
     def _flow_out(self, piece: str) -> None:
         """Send the rest of an already classified line where its class says."""
@@ -471,24 +497,31 @@ class Session:
             self._overflow(piece[taken:])
 
     def _overflow(self, rest: str) -> None:
-        """The open block crossed a size limit: report it, let the rest flow as text."""
+        """The open block crossed a size limit: report it; the rest of the line flows
+        as text and the lines after it are read again from the top."""
         block = self._block
         assert block is not None
         parser = block.parser
         self._flow = Verdict.TEXT
+        cut = rest.find("\n") + 1
+        head, tail = (rest[:cut], rest[cut:]) if cut else (rest, "")
         if not parser.started and not parser.committed:
-            if parser.on_overflow() is Verdict.VERBATIM:
-                self._verbatim(rest)
-            else:
+            if parser.on_overflow() is not Verdict.VERBATIM:
                 self._reject(rest)
-            return
-        if parser.started:
-            code, limit = ErrorCode.TOO_LARGE, f"max_block_chars={self._limits.max_block_chars}"
+                return
+            self._verbatim(head)
         else:
-            code = ErrorCode.METADATA_TOO_LARGE
-            limit = f"max_metadata_chars={self._limits.max_metadata_chars}"
-        self._drop_block(code, f"{block.type_name or 'the block'} grew past {limit}")
-        self._text(rest)
+            if parser.started:
+                code = ErrorCode.TOO_LARGE
+                limit = f"max_block_chars={self._limits.max_block_chars}"
+            else:
+                code = ErrorCode.METADATA_TOO_LARGE
+                limit = f"max_metadata_chars={self._limits.max_metadata_chars}"
+            self._drop_block(code, f"{block.type_name or 'the block'} grew past {limit}")
+            self._text(head)
+        self._line = "" if head.endswith("\n") else None
+        if tail:
+            self._consume(tail)
 
     def _begin_block(self, block: _OpenBlock) -> None:
         """The header is complete: resolve the type, validate metadata, announce."""
@@ -753,6 +786,11 @@ class Session:
             and self._block.parser.started
         ):
             self._fast = _FAST_CONTENT
+
+
+@functools.lru_cache(maxsize=64)
+def _marker_line_search(starts: str) -> tuple[str, re.Pattern[str]]:
+    return starts, re.compile("\n[" + re.escape(starts) + "]")
 
 
 def _default_verdict(parser: LineParser) -> Verdict:
