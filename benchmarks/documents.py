@@ -11,35 +11,11 @@ from streamblocks import (
     StreamBlockProcessor,
 )
 
-WORDS = [
-    "the",
-    "stream",
-    "carries",
-    "text",
-    "and",
-    "blocks",
-    "while",
-    "the",
-    "model",
-    "keeps",
-    "writing",
-    "about",
-    "data,",
-    "files,",
-    "tools,",
-    "plans,",
-    "citations",
-    "and",
-    "the",
-    "weather",
-    "in",
-    "Zürich",
-    "—",
-    "naïve",
-    "café",
-    "東京",
-    "🙂",
-]
+PHRASE = (
+    "the stream carries text and blocks while the model keeps writing about data files "
+    "tools plans citations and the weather in Zürich — naïve café 東京 🙂"
+)
+WORDS = PHRASE.split()
 
 
 def registry() -> BlockRegistry:
