@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -47,6 +47,7 @@ from .registry import BlockType
 
 _new = tuple.__new__  # builds an event without the keyword-handling constructor
 _FAST_TEXT, _FAST_CONTENT = 1, 2
+_COMPACT_EVERY = 256
 _CONTENT = "content"
 
 SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
@@ -58,6 +59,8 @@ class _OpenBlock:
     __slots__ = (
         "block_id",
         "block_type",
+        "compact_at",
+        "compacted",
         "error",
         "index",
         "metadata",
@@ -78,6 +81,8 @@ class _OpenBlock:
         self.start = start
         self.raw: list[str] = []
         self.raw_len = 0
+        self.compacted = 0
+        self.compact_at = _COMPACT_EVERY
         self.opener_len = 0
         self.block_id = ""
         self.type_name = ""
@@ -85,6 +90,14 @@ class _OpenBlock:
         self.metadata: Any = None
         self.streamed = False
         self.error: tuple[ErrorCode, str] | None = None
+
+    def compact(self) -> None:
+        """Join the small pieces held since the last compaction into one, so a block
+        fed a character at a time holds about one string per kilobyte, not millions."""
+        raw = self.raw
+        raw[self.compacted :] = ["".join(raw[self.compacted :])]
+        self.compacted = len(raw)
+        self.compact_at = self.compacted + _COMPACT_EVERY
 
 
 class _NativeBlock:
@@ -135,6 +148,8 @@ class Session:
         self._flow = Verdict.TEXT
         self._delta_key: tuple[str, str, str | None] = ("", "", None)
         self._fast = 0
+        self._fast_stops = ""
+        self._fast_search: Callable[[str], object] = _ANY_LINE
         self._parser: LineParser | None = None
         self._block: _OpenBlock | None = None
         self._natives: dict[Hashable, _NativeBlock] = {}
@@ -150,22 +165,30 @@ class Session:
         """Process one chunk of text (or one provider event) and return the events it
         made decidable."""
         fast = self._fast
-        if fast and chunk.__class__ is str and "\n" not in chunk and chunk:
+        if (
+            fast
+            and chunk.__class__ is str
+            and chunk
+            and (self._line is None or chunk[0] not in self._fast_stops)
+            and ("\n" not in chunk or self._fast_search(chunk) is None)
+        ):
+            # The chunk cannot change the state: no line in it can start a marker.
+            self._line = "" if chunk[-1] == "\n" else None
             self._pos += len(chunk)
             if fast == _FAST_TEXT:
                 return [_new(TextDelta, (chunk,))]
             block = self._block
             assert block is not None
+            raw = block.raw
             if block.raw_len + len(chunk) <= self._limits.max_block_chars:
-                block.raw.append(chunk)
+                raw.append(chunk)
                 block.raw_len += len(chunk)
-                parser = block.parser
-                return [
-                    _new(
-                        BlockDelta, (block.block_id, block.type_name, _CONTENT, chunk, parser.path)
-                    )
-                ]
+                if len(raw) > block.compact_at:
+                    block.compact()
+                fields = (block.block_id, block.type_name, _CONTENT, chunk, block.parser.path)
+                return [_new(BlockDelta, fields)]
             self._pos -= len(chunk)
+            self._line = None
         if self._closed:
             raise SessionClosedError("feed() after close()")
         out = self._out = []
@@ -472,6 +495,8 @@ class Session:
             block.raw.append(taken)
             block.raw_len += len(taken)
             self._pos += len(taken)
+            if len(block.raw) > block.compact_at:
+                block.compact()
         return len(taken)
 
     def _hold_unlimited(self, line: str) -> None:
@@ -772,20 +797,33 @@ class Session:
             self._flush_deltas()
 
     def _update_fast(self) -> None:
-        """Enable ``feed``'s shortcut for chunks that cannot change the state."""
+        """Enable ``feed``'s shortcut: plain text (or plain block content) in a context
+        whose marker lines can be recognised by their first character."""
         self._fast = 0
-        if self._line is not None or not self._identity:
+        line = self._line
+        if line or not self._identity:
             return
         parser = self._parser
-        if self._flow is Verdict.TEXT and (parser is None or parser.visible):
-            self._fast = _FAST_TEXT
-        elif (
-            self._flow is Verdict.CONTENT
-            and self._block is not None
-            and self._block.streamed
-            and self._block.parser.started
-        ):
-            self._fast = _FAST_CONTENT
+        block = self._block
+        if parser is None or parser.visible:
+            mode, default = _FAST_TEXT, Verdict.TEXT
+        elif block is not None and block.streamed and parser.started:
+            mode, default = _FAST_CONTENT, Verdict.CONTENT
+        else:
+            return
+        run = self._plain_run()
+        if line is None:
+            if self._flow is not default:
+                return
+            if run is None:  # only chunks without a newline take the shortcut
+                self._fast, self._fast_stops, self._fast_search = mode, "", _ANY_LINE
+                return
+        if run is not None:
+            self._flow = default
+            self._fast, self._fast_stops, self._fast_search = mode, run[0], run[1].search
+
+
+_ANY_LINE = re.compile("\n").search
 
 
 @functools.lru_cache(maxsize=64)
