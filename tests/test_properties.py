@@ -43,6 +43,9 @@ NEAR_MISSES = st.sampled_from(
         "!!b9:nope\n",
         "\r\n",
         "  ```\n",
+        "!!b1:note:" + "p" * 20 + "\n",
+        "!!end" + " " * 20 + "\n",
+        "```code" + " " * 20 + "\n",
     ]
 )
 

@@ -380,6 +380,9 @@ class Session:
         """Classify the (partial or complete) line at the current line start."""
         body = strip_line_end(line) if complete else line
         parser = self._parser
+        if len(body) > self._max_marker:
+            self._decide_long(line, body, complete)
+            return
         if parser is None:
             verdict = self._open(line, body, complete, 0)
             if verdict is None:  # a syntax took the line
@@ -388,13 +391,25 @@ class Session:
         else:
             verdict = self._ask(parser, body, complete)
         if verdict is Verdict.PENDING:
-            if len(body) <= self._max_marker:
-                self._line = line
+            self._line = line
+            return
+        self._apply(verdict, line, complete)
+
+    def _decide_long(self, line: str, body: str, complete: bool) -> None:
+        """A line longer than ``max_marker_chars``: decided as its first
+        ``max_marker_chars + 1`` characters would be when they arrive alone, so the
+        outcome does not depend on how the line was chunked."""
+        head = body[: self._max_marker + 1]
+        parser = self._parser
+        if parser is None:
+            if self._open(head, head, False, 0) is Verdict.PENDING:
+                self._marker_too_large(line, complete)
                 return
-            if parser is None:
-                self._marker_too_large(line)
-                return
-            verdict = _default_verdict(parser)
+            verdict = Verdict.TEXT
+        else:
+            verdict = self._ask(parser, head, False)
+            if verdict is Verdict.PENDING:
+                verdict = _default_verdict(parser)
         self._apply(verdict, line, complete)
 
     def _ask(self, parser: LineParser, body: str, complete: bool) -> Verdict:
@@ -428,7 +443,7 @@ class Session:
                 pending = True
         return Verdict.PENDING if pending else Verdict.TEXT
 
-    def _marker_too_large(self, line: str) -> None:
+    def _marker_too_large(self, line: str, complete: bool) -> None:
         """A held line outside blocks outgrew ``max_marker_chars`` while undecided."""
         cut = self._max_marker
         self._error(
@@ -440,6 +455,7 @@ class Session:
         )
         self._pos += cut
         self._flow = Verdict.TEXT
+        self._line = "" if complete else None
         self._text(line[cut:])
 
     def _apply(self, verdict: Verdict, line: str, complete: bool) -> None:
