@@ -10,12 +10,20 @@ Lines are the unit of decision: at the start of each line the active syntaxes (o
 block) or the open block's parser (inside one) classify the line; once a line is
 classified its remainder streams without further questions. See
 :mod:`streamblocks.syntaxes.base` for the contract.
+
+Inline layer: when an :class:`~streamblocks.syntaxes.xml.XMLTagSyntax` is active, the
+visible text outside blocks (once the line syntaxes have decided a line is text) runs
+through a small scanner that holds only a ``<`` that may still start a registered tag
+(or a backtick run, with code awareness) and opens an inline block on a complete
+opening tag. An open inline block takes all text, newlines included, up to its closing
+tag; then the line goes on as visible text. See :mod:`streamblocks.syntaxes.xml`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable, Mapping, Sequence
+import re
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -23,6 +31,8 @@ from pydantic import BaseModel, ValidationError
 from ..adapters.detection import detect_input_adapter
 from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, NativeEnd, NativeStart
 from ..syntaxes.base import LineParser, ParseFailure, Syntax, TypeTable, Verdict, strip_line_end
+from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_header
+from ..transforms import DeltaTransform, compose_transforms
 from .blocks import Block
 from .errors import ErrorCode, SessionClosedError
 from .events import (
@@ -48,6 +58,7 @@ _FAST_TEXT, _FAST_CONTENT = 1, 2
 _CONTENT = "content"
 
 SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
+_TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
 class _OpenBlock:
@@ -111,6 +122,7 @@ class Session:
         stream_id: str,
         limits: Limits,
         input_adapter: InputAdapter | str | None,
+        transforms: Sequence[DeltaTransform] = (),
     ) -> None:
         self.stream_id = stream_id
         self._plan = plan
@@ -138,6 +150,8 @@ class Session:
         self._errors = 0
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
+        self._chain = compose_transforms(*transforms).for_stream() if transforms else None
+        self._setup_inline(plan)
 
     # ------------------------------------------------------------------ public API
 
@@ -145,7 +159,13 @@ class Session:
         """Process one chunk of text (or one provider event) and return the events it
         made decidable."""
         fast = self._fast
-        if fast and chunk.__class__ is str and "\n" not in chunk and chunk:
+        if (
+            fast
+            and chunk.__class__ is str
+            and "\n" not in chunk
+            and chunk
+            and (self._stops is None or self._stops(chunk) is None)
+        ):
             self._pos += len(chunk)
             if fast == _FAST_TEXT:
                 return [_new(TextDelta, (chunk,))]
@@ -172,6 +192,8 @@ class Session:
             self._feed_event(chunk)
         self._flush()
         self._update_fast()
+        if self._chain is not None:
+            return self._chain.process_all(out)
         return out
 
     def close(self) -> list[Event]:
@@ -183,9 +205,14 @@ class Session:
             self._begin()
         self._fast = 0
         self._finish_text()
+        if self._xml is not None:
+            self._finish_inline()
         self._close_natives()
         self._flush()
         self._closed = True
+        if self._chain is not None:
+            out = self._chain.process_all(out)
+            out.extend(self._chain.flush())
         out.append(
             StreamFinished(
                 self._stop_reason or StopReason.unknown,
@@ -204,6 +231,8 @@ class Session:
     def _begin(self) -> None:
         self._started = True
         self._out.append(StreamStarted(self.stream_id))
+        if self._prefilled is not None:
+            self._open_inline(Tag(self._prefilled, {}, False, 0), "")
 
     def _feed_event(self, event: Any) -> None:
         adapter = self._adapter
@@ -303,14 +332,23 @@ class Session:
 
     def _consume(self, text: str) -> None:
         """Route ``text`` line by line: decide line starts, stream line remainders."""
-        if self._pos == 0 and self._line == "" and text.startswith("\ufeff"):
+        if (
+            self._pos == 0
+            and self._line == ""
+            and self._xml_open is None
+            and text.startswith("\ufeff")
+        ):
             self._text("\ufeff")  # a BOM is text, and the line still starts after it
             text = text[1:]
         i, n = 0, len(text)
         while i < n:
             nl = text.find("\n", i)
             end = n if nl < 0 else nl + 1
-            if self._line is None:
+            if self._xml_open is not None:  # an inline block takes every line
+                self._inline(text[i:end])
+                self._line = "" if nl >= 0 else None
+                self._flow = Verdict.TEXT
+            elif self._line is None:
                 self._flow_out(text[i:end])
                 if nl >= 0:
                     self._line = ""
@@ -323,7 +361,7 @@ class Session:
     def _flow_out(self, piece: str) -> None:
         """Send the rest of an already classified line where its class says."""
         if self._flow is Verdict.TEXT:
-            self._text(piece)
+            self._visible(piece)
         else:
             self._to_block(piece, self._flow)
 
@@ -391,14 +429,14 @@ class Session:
         )
         self._pos += cut
         self._flow = Verdict.TEXT
-        self._text(line[cut:])
+        self._visible(line[cut:])
 
     def _apply(self, verdict: Verdict, line: str, complete: bool) -> None:
         """Carry out a decided verdict for the current line."""
         self._line = "" if complete else None
         if verdict is Verdict.TEXT:
             self._flow = Verdict.TEXT
-            self._text(line)
+            self._visible(line)
         elif verdict is Verdict.CONTENT or verdict is Verdict.BODY or verdict is Verdict.HOLD:
             self._flow = verdict
             self._to_block(line, verdict)
@@ -488,7 +526,7 @@ class Session:
             code = ErrorCode.METADATA_TOO_LARGE
             limit = f"max_metadata_chars={self._limits.max_metadata_chars}"
         self._drop_block(code, f"{block.type_name or 'the block'} grew past {limit}")
-        self._text(rest)
+        self._visible(rest)
 
     def _begin_block(self, block: _OpenBlock) -> None:
         """The header is complete: resolve the type, validate metadata, announce."""
@@ -629,7 +667,7 @@ class Session:
         first, rest = held[:first_end], held[first_end:]
         self._line = ""
         if self._open(first, strip_line_end(first), True, block.index + 1) is not None:
-            self._text(first)
+            self._visible(first)
         self._line = ""
         if rest:
             self._consume(rest)
@@ -642,8 +680,8 @@ class Session:
         self._pos = block.start
         self._block = None
         self._parser = block.parser.continuation
-        self._text(held)
-        self._text(line)
+        self._shown(held)
+        self._shown(line)
 
     def _drop_block(self, code: ErrorCode, message: str) -> None:
         block = self._block
@@ -653,6 +691,204 @@ class Session:
         self._parser = None
         raw = "".join(block.raw)
         self._error(block.block_id or None, block.type_name or None, code, message, raw)
+
+    # ------------------------------------------------------------------ inline (XML) blocks
+
+    def _setup_inline(self, plan: SyntaxPlan) -> None:
+        self._xml: Syntax | None = None
+        self._xml_table = TypeTable({})
+        self._xml_index = 0
+        self._xml_open: XMLBlock | None = None
+        self._prefilled: str | None = None
+        self._held = ""  # a `<` that may still start a tag, or a backtick run, + what follows
+        self._tick = 0  # length of the backtick run that opened the current code span
+        self._final = False  # end of stream: nothing is pending any more
+        self._scan_fences = False
+        self._stops: Callable[[str], re.Match[str] | None] | None = None
+        self._find_stop: Callable[[str, int], re.Match[str] | None] = re.compile("<").search
+        for index, (syntax, table) in enumerate(plan):
+            if getattr(syntax, "inline", False):
+                code_aware = bool(getattr(syntax, "code_aware", True))
+                self._xml, self._xml_table, self._xml_index = syntax, table, index
+                self._prefilled = getattr(syntax, "prefilled", None)
+                self._scan_fences = not code_aware
+                stops = "[<`]" if code_aware else "<"
+                self._find_stop = re.compile(stops).search
+                self._stops = re.compile(stops).search
+                break
+
+    def _visible(self, text: str) -> None:
+        """Visible text outside blocks: scanned for inline tags when XML is active
+        (inside a shown code fence only when XML is not code-aware)."""
+        if self._xml is None or (self._parser is not None and not self._scan_fences):
+            self._text(text)
+        else:
+            self._inline(text)
+
+    def _shown(self, text: str) -> None:
+        """Text of a code fence the model shows."""
+        if self._scan_fences:
+            self._inline(text)
+        else:
+            self._text(text)
+
+    def _inline(self, text: str) -> None:
+        """Run ``text`` (at most one line) through the inline scanner."""
+        held = self._held
+        if held:
+            self._held = ""
+            text = held + text
+        i, n = 0, len(text)
+        while i < n:
+            if self._xml_open is not None:
+                i = self._scan_block(text, i)
+            elif self._tick:
+                i = self._scan_code(text, i)
+            else:
+                i = self._scan_text(text, i)
+
+    def _scan_text(self, text: str, i: int) -> int:
+        """Visible text: release it up to a possible tag (or backtick run)."""
+        found = self._find_stop(text, i)
+        if found is None:
+            self._text(text[i:] if i else text)
+            return len(text)
+        at = found.start()
+        if at > i:
+            self._text(text[i:at])
+        if text[at] == "`":
+            run = _run_end(text, at)
+            if run == len(text) and not self._final:
+                self._held = text[at:]  # the run may go on in the next chunk
+                return run
+            self._text(text[at:run])
+            self._tick = run - at
+            return run
+        limit = self._max_marker
+        what, tag = opening_tag(text, at, limit, self._xml_table)
+        if what is Found.OPEN:
+            assert tag is not None
+            self._open_inline(tag, text[at : tag.end])
+            return tag.end
+        if what is Found.PENDING and not self._final:
+            self._held = text[at:]
+            return len(text)
+        if what is Found.TOO_LARGE:
+            self._error(
+                None,
+                None,
+                ErrorCode.MARKER_TOO_LARGE,
+                f"an XML tag grew past max_marker_chars={limit} without completing",
+                text[at : at + limit],
+            )
+            self._pos += limit
+            return at + limit
+        self._text("<")
+        return at + 1
+
+    def _scan_code(self, text: str, i: int) -> int:
+        """Inside an inline code span: text up to the closing backtick run (same
+        length) or the end of the line."""
+        found = _TICK_OR_NEWLINE.search(text, i)
+        if found is None:
+            self._text(text[i:] if i else text)
+            return len(text)
+        at = found.start()
+        if text[at] == "\n":
+            self._tick = 0
+            self._text(text[i : at + 1])
+            return at + 1
+        run = _run_end(text, at)
+        if run == len(text) and not self._final:
+            if at > i:
+                self._text(text[i:at])
+            self._held = text[at:]
+            return run
+        self._text(text[i:run])
+        if run - at == self._tick:
+            self._tick = 0
+        return run
+
+    def _scan_block(self, text: str, i: int) -> int:
+        """Inside an inline block: content up to its closing tag (nesting counted)."""
+        parser = self._xml_open
+        assert parser is not None
+        at = text.find("<", i)
+        stop = len(text) if at < 0 else at
+        if stop > i:
+            taken = self._inline_content(text[i:stop] if i or at >= 0 else text)
+            if self._xml_open is None:
+                return i + taken
+        if at < 0:
+            return stop
+        what, after = inner_tag(text, at, self._max_marker, parser.marker)
+        if what is Found.CLOSE and not parser.depth:
+            self._close_inline(text[at:after])
+            return after
+        if what is Found.PENDING:
+            if not self._final:
+                self._held = text[at:]
+                return len(text)
+            after = at + 1
+        elif what is Found.CLOSE:
+            parser.depth -= 1
+        elif what is Found.OPEN:
+            parser.depth += 1
+        return at + self._inline_content(text[at:after])
+
+    def _inline_content(self, piece: str) -> int:
+        """Content of the open inline block, up to its size limit; returns what fitted
+        (the block is dropped with ``TOO_LARGE`` when not all of it did)."""
+        block = self._block
+        assert block is not None
+        room = self._limits.max_block_chars - block.raw_len
+        if len(piece) <= room:
+            self._to_block(piece, Verdict.CONTENT)
+            return len(piece)
+        room = max(room, 0)
+        if room:
+            self._to_block(piece[:room], Verdict.CONTENT)
+        limit = f"max_block_chars={self._limits.max_block_chars}"
+        self._drop_inline(ErrorCode.TOO_LARGE, f"{block.type_name} grew past {limit}")
+        return room
+
+    def _open_inline(self, tag: Tag, opener: str) -> None:
+        """A complete opening tag (``opener``): announce the block, or, for ``<tag/>``,
+        finish it at once."""
+        parser = XMLBlock(xml_header(tag, self._xml_table), tag.name, tag.self_closing)
+        assert self._xml is not None
+        block = self._block = _OpenBlock(parser, self._xml, self._xml_index, self._pos)
+        self._xml_open = parser
+        self._hold_unlimited(opener)
+        self._begin_block(block)
+        if tag.self_closing:
+            self._close_inline("")
+
+    def _close_inline(self, closer: str) -> None:
+        outer = self._parser  # a shown fence the block opened in keeps going
+        self._xml_open = None
+        self._close_block(closer)
+        self._parser = outer
+
+    def _drop_inline(self, code: ErrorCode, message: str) -> None:
+        outer = self._parser
+        self._xml_open = None
+        self._drop_block(code, message)
+        self._parser = outer
+
+    def _finish_inline(self) -> None:
+        """End of stream: decide what the scanner holds, then report an open block."""
+        self._final = True
+        if self._held:
+            self._inline("")
+        parser = self._xml_open
+        if parser is not None:
+            block = self._block
+            assert block is not None
+            self._drop_inline(
+                ErrorCode.UNCLOSED,
+                f"the stream ended inside <{parser.marker}> opened at offset {block.start}",
+            )
 
     def _finish_text(self) -> None:
         """End of stream: decide the held line, then whatever is still open."""
@@ -741,7 +977,14 @@ class Session:
     def _update_fast(self) -> None:
         """Enable ``feed``'s shortcut for chunks that cannot change the state."""
         self._fast = 0
-        if self._line is not None or not self._identity:
+        if not self._identity or self._held or self._chain is not None:
+            return
+        if self._xml_open is not None:
+            block = self._block
+            if block is not None and block.streamed:
+                self._fast = _FAST_CONTENT
+            return
+        if self._line is not None:
             return
         parser = self._parser
         if self._flow is Verdict.TEXT and (parser is None or parser.visible):
@@ -753,6 +996,14 @@ class Session:
             and self._block.parser.started
         ):
             self._fast = _FAST_CONTENT
+
+
+def _run_end(text: str, at: int) -> int:
+    """The offset after the run of backticks starting at ``at``."""
+    end, n = at + 1, len(text)
+    while end < n and text[end] == "`":
+        end += 1
+    return end
 
 
 def _default_verdict(parser: LineParser) -> Verdict:

@@ -6,6 +6,7 @@ from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
 from .frontmatter import DelimiterFrontmatterSyntax
 from .markdown import MarkdownFrontmatterSyntax
 from .preamble import DelimiterPreambleSyntax
+from .xml import XMLTagSyntax
 
 __all__ = [
     "DelimiterFrontmatterSyntax",
@@ -17,4 +18,5 @@ __all__ = [
     "Syntax",
     "TypeTable",
     "Verdict",
+    "XMLTagSyntax",
 ]
