@@ -57,9 +57,12 @@ class ComposedTransform:
         return events
 
     def process_all(self, events: list[Any]) -> list[Any]:
-        for stage in self.stages:
-            events = _through(stage, events)
-        return events
+        """Each event through the whole chain before the next one, so what a stage
+        sees does not depend on how events were batched."""
+        out: list[Any] = []
+        for event in events:
+            out.extend(self.process(event))
+        return out
 
     def flush(self) -> list[Event]:
         pending: list[Event] = []
