@@ -370,6 +370,14 @@ class Session:
         body = strip_line_end(line) if complete else line
         parser = self._parser
         if parser is None:
+            cut = self._max_marker + 1
+            if len(body) >= cut and self._open(line, body[:cut], False, 0) is Verdict.PENDING:
+                # Still undecided after max_marker_chars: too large, however the text
+                # was chunked (a whole line is judged by the same prefix as a partial one).
+                self._marker_too_large(line)
+                if complete:
+                    self._line = ""
+                return
             verdict = self._open(line, body, complete, 0)
             if verdict is None:  # a syntax took the line
                 self._line = ""
