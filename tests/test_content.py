@@ -104,7 +104,9 @@ class Point(BaseModel):
 def test_content_models_are_dumped() -> None:
     registry = BlockRegistry()
     registry.register("point", syntax=XML, content=Point)
-    message = accumulate(StreamBlockProcessor(registry, input_adapter=None), ['<point>{"x": 1}</point>'])
+    message = accumulate(
+        StreamBlockProcessor(registry, input_adapter=None), ['<point>{"x": 1}</point>']
+    )
     assert message.content == [CustomBlock(tag="point", content={"x": 1})]
 
 
@@ -168,7 +170,10 @@ def test_errors_and_finish_are_recorded() -> None:
 
 def test_add_all() -> None:
     message = MessageAccumulator().add_all(run(xml_processor(), ["a<done/>"]))
-    assert message.content == [TextBlock("a"), CustomBlock(tag="done", content="", self_closing=True)]
+    assert message.content == [
+        TextBlock("a"),
+        CustomBlock(tag="done", content="", self_closing=True),
+    ]
 
 
 @pytest.mark.parametrize(

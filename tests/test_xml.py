@@ -157,7 +157,10 @@ def test_tags_anywhere_and_split_everywhere() -> None:
 
 
 def test_attributes_quotes_entities_and_order() -> None:
-    text = "<citation z='1' a=\"&lt;&amp;&gt;&quot;&apos;\" m='it&apos;s' n=\"&#65;&#x42;\">q</citation>"
+    text = (
+        "<citation z='1' a=\"&lt;&amp;&gt;&quot;&apos;\" m='it&apos;s' "
+        'n="&#65;&#x42;">q</citation>'
+    )
     (block,) = blocks(assert_invariant(processor(), text))
     assert list(block.attrs) == ["z", "a", "m", "n"]
     assert block.attrs == {"z": "1", "a": "<&>\"'", "m": "it's", "n": "AB"}
@@ -498,7 +501,8 @@ def test_raising_on_start_is_a_hook_failure_at_close() -> None:
     )
     (error,) = errors(events)
     assert error.code is ErrorCode.HOOK_FAILED
-    assert "on_start" in error.message and "nope" in error.message
+    assert "on_start" in error.message
+    assert "nope" in error.message
     assert error.raw == "<note>x</note>"
     assert visible(events) == "ab"
 

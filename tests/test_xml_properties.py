@@ -108,7 +108,11 @@ def check(processor: StreamBlockProcessor, text: str, chunks: list[str]) -> None
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=texts, cuts=st.lists(st.integers(min_value=0), max_size=12), which=st.integers(0, len(PROCESSORS) - 1))
+@given(
+    text=texts,
+    cuts=st.lists(st.integers(min_value=0), max_size=12),
+    which=st.integers(0, len(PROCESSORS) - 1),
+)
 def test_chunking_invariance_and_conservation(text: str, cuts: list[int], which: int) -> None:
     check(PROCESSORS[which], text, cut(text, cuts))
 
