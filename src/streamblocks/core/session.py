@@ -164,7 +164,7 @@ class Session:
             and chunk.__class__ is str
             and "\n" not in chunk
             and chunk
-            and (self._stops is None or self._stops(chunk) is None)
+            and (self._quiet is None or not (self._quiet[0] in chunk or self._quiet[1] in chunk))
         ):
             self._pos += len(chunk)
             if fast == _FAST_TEXT:
@@ -712,7 +712,7 @@ class Session:
         self._tick = 0  # length of the backtick run that opened the current code span
         self._final = False  # end of stream: nothing is pending any more
         self._scan_fences = False
-        self._stops: Callable[[str], re.Match[str] | None] | None = None
+        self._quiet: tuple[str, str] | None = None  # characters that end the fast path
         self._find_stop: Callable[[str, int], re.Match[str] | None] = re.compile("<").search
         for index, (syntax, table) in enumerate(plan):
             if getattr(syntax, "inline", False):
@@ -722,7 +722,7 @@ class Session:
                 self._scan_fences = not code_aware
                 stops = "[<`]" if code_aware else "<"
                 self._find_stop = re.compile(stops).search
-                self._stops = re.compile(stops).search
+                self._quiet = ("<", "`") if code_aware else ("<", "<")
                 break
 
     def _visible(self, text: str) -> None:

@@ -33,15 +33,12 @@ from .base import Header, LineParser, Syntax, TypeTable, Verdict
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_.:\-]*"
 _WS = r"[ \t]"
-_VALUE = r"(?:\"[^\"\n]*\"|'[^'\n]*')"
-_OPEN_TAG = re.compile(rf"<({_NAME})((?:{_WS}+{_NAME}={_VALUE})*){_WS}*(/?)>")
-_OPEN_PREFIX = re.compile(
-    rf"<(?:({_NAME})(?:(?:{_WS}+{_NAME}={_VALUE})*"
-    rf"(?:{_WS}+(?:{_NAME}(?:=(?:\"[^\"\n]*|'[^'\n]*)?)?)?|{_WS}*/)?)?)?"
-)
+_NAME_AT = re.compile(_NAME)
+_SPACES = re.compile(r"[ \t]*")
+_ATTR = re.compile(rf"({_NAME})=(?:\"([^\"\n]*)\"|'([^'\n]*)')")
+_ATTR_PREFIX = re.compile(rf"{_NAME}(?:=(?:\"[^\"\n]*|'[^'\n]*)?)?")
 _CLOSE_TAG = re.compile(rf"</({_NAME}){_WS}*>")
 _CLOSE_PREFIX = re.compile(rf"</(?:({_NAME}){_WS}*)?")
-_ATTR = re.compile(rf"({_NAME})=(?:\"([^\"\n]*)\"|'([^'\n]*)')")
 _ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
@@ -89,13 +86,57 @@ def _entity(found: re.Match[str]) -> str:
 
 
 def parse_attrs(text: str) -> dict[str, str]:
-    """The attributes of an opening tag, in the order written, entities decoded (a
-    repeated name keeps its first position and its last value)."""
+    """The attributes in ``text`` (``name="v"``/``name='v'``), in the order written,
+    entities decoded (a repeated name keeps its first position and its last value)."""
     attrs: dict[str, str] = {}
     for found in _ATTR.finditer(text):
         double, single = found.group(2), found.group(3)
         attrs[found.group(1)] = decode_entities(double if double is not None else single)
     return attrs
+
+
+class _Scan(NamedTuple):
+    found: Found  # OPEN (complete), PENDING (a valid prefix up to stop) or NOTHING
+    name: str | None
+    typing_name: bool  # the name runs up to stop: more name characters may follow
+    attrs: dict[str, str]
+    self_closing: bool
+    end: int
+
+
+def _scan_open(text: str, at: int, stop: int) -> _Scan:
+    """Read an opening tag at ``text[at] == "<"`` within ``text[:stop]``, token by
+    token (each token is a simple regex, so nothing backtracks across tokens)."""
+    attrs: dict[str, str] = {}
+    name_found = _NAME_AT.match(text, at + 1, stop)
+    if name_found is None:
+        return _Scan(
+            Found.PENDING if at + 1 == stop else Found.NOTHING, None, False, attrs, False, 0
+        )
+    name, i = name_found.group(), name_found.end()
+    if i == stop:
+        return _Scan(Found.PENDING, name, True, attrs, False, 0)
+    while True:
+        j = _SPACES.match(text, i, stop).end()  # type: ignore[union-attr]
+        if j == stop:
+            return _Scan(Found.PENDING, name, False, attrs, False, 0)
+        char = text[j]
+        if char == ">":
+            return _Scan(Found.OPEN, name, False, attrs, False, j + 1)
+        if char == "/":
+            if j + 1 == stop:
+                return _Scan(Found.PENDING, name, False, attrs, False, 0)
+            closed = text[j + 1] == ">"
+            return _Scan(Found.OPEN if closed else Found.NOTHING, name, False, attrs, True, j + 2)
+        if j == i:  # an attribute must follow whitespace
+            return _Scan(Found.NOTHING, name, False, attrs, False, 0)
+        attr = _ATTR.match(text, j, stop)
+        if attr is None:
+            partial = _ATTR_PREFIX.fullmatch(text, j, stop) is not None
+            return _Scan(Found.PENDING if partial else Found.NOTHING, name, False, attrs, False, 0)
+        double, single = attr.group(2), attr.group(3)
+        attrs[attr.group(1)] = decode_entities(double if double is not None else single)
+        i = attr.end()
 
 
 def could_name(name: str, markers: Iterable[str]) -> bool:
@@ -118,19 +159,15 @@ def opening_tag(text: str, at: int, limit: int, types: TypeTable) -> tuple[Found
     not depend on how much text has arrived beyond them (chunking invariance).
     """
     stop = min(len(text), at + limit)
-    found = _OPEN_TAG.match(text, at, stop)
-    if found is not None:
-        name = found.group(1)
-        if not types.accepts(name):
-            return Found.NOTHING, None
-        tag = Tag(name, parse_attrs(found.group(2)), found.group(3) == "/", found.end())
-        return Found.OPEN, tag
-    prefix = _OPEN_PREFIX.fullmatch(text, at, stop)
-    if prefix is None:
+    scan = _scan_open(text, at, stop)
+    if scan.found is Found.NOTHING:
         return Found.NOTHING, None
-    if types.unknown == "text" and not _name_fits(
-        prefix.group(1), prefix.end(1) == stop, types.markers
-    ):
+    if scan.found is Found.OPEN:
+        assert scan.name is not None
+        if not types.accepts(scan.name):
+            return Found.NOTHING, None
+        return Found.OPEN, Tag(scan.name, scan.attrs, scan.self_closing, scan.end)
+    if types.unknown == "text" and not _name_fits(scan.name, scan.typing_name, types.markers):
         return Found.NOTHING, None
     return (Found.PENDING if stop - at < limit else Found.TOO_LARGE), None
 
@@ -143,7 +180,6 @@ def inner_tag(text: str, at: int, limit: int, marker: str) -> tuple[Found, int]:
     shorter than ``limit``); the offset returned is where to go on.
     """
     stop = min(len(text), at + limit)
-    markers = (marker,)
     if text.startswith("</", at):
         found = _CLOSE_TAG.match(text, at, stop)
         if found is not None:
@@ -151,18 +187,17 @@ def inner_tag(text: str, at: int, limit: int, marker: str) -> tuple[Found, int]:
                 return Found.CLOSE, found.end()
             return Found.NOTHING, at + 1
         prefix = _CLOSE_PREFIX.fullmatch(text, at, stop)
+        pending = prefix is not None and _name_fits(
+            prefix.group(1), prefix.end(1) == stop, (marker,)
+        )
     else:
-        opened = _OPEN_TAG.match(text, at, stop)
-        if opened is not None:
-            if opened.group(1) == marker and not opened.group(3):
-                return Found.OPEN, opened.end()
+        scan = _scan_open(text, at, stop)
+        if scan.found is Found.OPEN:
+            if scan.name == marker and not scan.self_closing:
+                return Found.OPEN, scan.end
             return Found.NOTHING, at + 1
-        prefix = _OPEN_PREFIX.fullmatch(text, at, stop)
-    if (
-        prefix is not None
-        and stop - at < limit
-        and _name_fits(prefix.group(1), prefix.end(1) == stop, markers)
-    ):
+        pending = scan.found is Found.PENDING and _name_fits(scan.name, scan.typing_name, (marker,))
+    if pending and stop - at < limit:
         return Found.PENDING, at
     return Found.NOTHING, at + 1
 
