@@ -41,7 +41,9 @@ from .syntaxes import (
     DelimiterPreambleSyntax,
     MarkdownFrontmatterSyntax,
     Syntax,
+    XMLTagSyntax,
 )
+from .transforms import DeltaTransform, compose_transforms
 
 __version__ = "0.1.0"
 
@@ -58,6 +60,7 @@ __all__ = [
     "Counts",
     "DelimiterFrontmatterSyntax",
     "DelimiterPreambleSyntax",
+    "DeltaTransform",
     "ErrorCode",
     "Event",
     "EventType",
@@ -77,5 +80,7 @@ __all__ = [
     "Syntax",
     "TextDelta",
     "Usage",
+    "XMLTagSyntax",
     "__version__",
+    "compose_transforms",
 ]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import copy
+import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -59,18 +59,65 @@ def describe_model(label: str, model: type[BaseModel]) -> str:
     return f"{label} fields: " + "; ".join(fields)
 
 
+def describe_model_fields(label: str, model: type[BaseModel], *, schema: bool = False) -> str:
+    """``<label>: name (type[, optional]): description; ...`` for a model's fields, and
+    with ``schema`` the compact JSON schema when a field is structured (a nested model,
+    a list or a mapping), where a field list alone would not say enough."""
+    fields = []
+    for name, field in model.model_fields.items():
+        text = f"{name} ({_type_label(field.annotation)}"
+        text += ")" if field.is_required() else ", optional)"
+        if field.description:
+            text += f": {field.description}"
+        fields.append(text)
+    line = f"{label}: " + "; ".join(fields)
+    if schema and any(_structured(f.annotation) for f in model.model_fields.values()):
+        line += "\n  JSON schema: " + json.dumps(
+            model.model_json_schema(), separators=(",", ":"), sort_keys=False
+        )
+    return line
+
+
+def _type_label(annotation: Any) -> str:
+    if isinstance(annotation, type) and not get_args(annotation):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "")
+
+
+def _structured(annotation: Any) -> bool:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return True
+    origin = get_origin(annotation)
+    if origin in (list, dict, tuple, set, frozenset):
+        return True
+    return any(_structured(arg) for arg in get_args(annotation))
+
+
+SYSTEM_ROLES = ("system", "developer")
+"""Roles that carry system instructions (OpenAI's newer models use ``developer``)."""
+
+
 def inject_system_prompt(
     messages: Sequence[Mapping[str, Any]], prompt: str
 ) -> list[dict[str, Any]]:
-    """A copy of ``messages`` with ``prompt`` appended to the last system message, or a
-    system message inserted first. ``messages`` itself is not changed."""
-    result = [copy.deepcopy(dict(message)) for message in messages]
+    """A copy of ``messages`` with ``prompt`` appended to the last system (or
+    ``developer``) message, or a ``system`` message inserted first.
+
+    Works on OpenAI-style lists (``content`` a string or a list of parts) and
+    Anthropic-style ones (no system message: one is inserted; for the Messages API pass
+    :meth:`~streamblocks.BlockRegistry.system_prompt` as ``system=`` instead). Neither
+    ``messages`` nor anything in it is changed: the messages are copied shallowly and
+    the one that receives the prompt gets a new ``content``.
+    """
+    if not prompt:
+        return [dict(message) for message in messages]
+    result = [dict(message) for message in messages]
     for message in reversed(result):
-        if message.get("role") != "system":
+        if message.get("role") not in SYSTEM_ROLES:
             continue
         content = message.get("content")
-        if isinstance(content, list):
-            content.append({"type": "text", "text": prompt})
+        if isinstance(content, (list, tuple)):
+            message["content"] = [*content, {"type": "text", "text": prompt}]
         elif content:
             message["content"] = f"{content}\n\n{prompt}"
         else:

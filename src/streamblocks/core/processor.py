@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
@@ -13,6 +13,7 @@ from ..syntaxes.base import Syntax, TypeTable
 from ..syntaxes.fences import CodeFenceAwareness
 from ..syntaxes.markdown import MarkdownFrontmatterSyntax
 from ..syntaxes.preamble import DelimiterPreambleSyntax
+from ..transforms import DeltaTransform, compose_transforms
 from .errors import RegistryError
 from .limits import Limits
 from .registry import BlockRegistry
@@ -31,6 +32,9 @@ class StreamBlockProcessor:
     ``"text"`` (default), ``"error"`` (a ``BLOCK_ERROR`` with ``UNKNOWN_TYPE``) or
     ``"block"`` (a generic, unvalidated block). With ``code_aware`` (default), fenced
     code the model shows is visible text in which no marker is recognised.
+    ``transforms`` are :mod:`delta transforms <streamblocks.transforms>` applied, in
+    order, to every stream's events after block extraction (a transform with
+    ``for_stream()`` gets a fresh instance per stream).
 
     The processor holds no per-stream state: use it for any number of streams, one
     after another or concurrently.
@@ -46,6 +50,7 @@ class StreamBlockProcessor:
         limits: Limits | None = None,
         unknown: str = "text",
         code_aware: bool = True,
+        transforms: Sequence[DeltaTransform] = (),
     ) -> None:
         if not isinstance(registry, BlockRegistry):
             raise RegistryError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
@@ -64,6 +69,8 @@ class StreamBlockProcessor:
         self.limits = limits if limits is not None else Limits()
         self.unknown = unknown
         self.code_aware = code_aware
+        self.transforms = tuple(transforms)
+        compose_transforms(*self.transforms)  # checks that each one is a transform
         self._plan: SyntaxPlan = ()
         self._plan_version = -1
 
@@ -75,7 +82,8 @@ class StreamBlockProcessor:
                 for syntax, markers in self.registry.syntax_plan(self.syntax)
             ]
             shows_fences = any(isinstance(s, MarkdownFrontmatterSyntax) for s, _ in plan)
-            if self.code_aware and not shows_fences:
+            xml_code_aware = _check_inline(plan)
+            if (self.code_aware or xml_code_aware) and not shows_fences:
                 plan.append((CodeFenceAwareness(), TypeTable({}, "text")))
             self._plan, self._plan_version = tuple(plan), self.registry.version
         return self._plan
@@ -87,6 +95,7 @@ class StreamBlockProcessor:
             stream_id=stream_id or uuid.uuid4().hex,
             limits=self.limits,
             input_adapter=self.input_adapter,
+            transforms=self.transforms,
         )
 
     def process(self, source: Iterable[Any]) -> Iterator[Any]:
@@ -136,6 +145,25 @@ class StreamBlockProcessor:
             else:
                 converted.extend(adapter.to_protocol_event(event))
         return converted
+
+
+def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> bool:
+    """Check the inline (XML) syntaxes of a plan: one configuration, and a prefilled
+    tag that is registered. Returns whether it asks for code awareness."""
+    inline = [(syntax, table) for syntax, table in plan if getattr(syntax, "inline", False)]
+    if not inline:
+        return False
+    if len(inline) > 1:
+        found = ", ".join(repr(syntax) for syntax, _ in inline)
+        raise RegistryError(
+            f"block types use different XMLTagSyntax configurations ({found}); "
+            "register them with one XMLTagSyntax instance"
+        )
+    syntax, table = inline[0]
+    prefilled = getattr(syntax, "prefilled", None)
+    if prefilled is not None and prefilled not in table.markers:
+        raise RegistryError(f"prefilled tag {prefilled!r} is not a registered XML tag")
+    return bool(getattr(syntax, "code_aware", True))
 
 
 def _close_quietly(session: Session) -> None:

@@ -10,6 +10,13 @@ Lines are the unit of decision: at the start of each line the active syntaxes (o
 block) or the open block's parser (inside one) classify the line; once a line is
 classified its remainder streams without further questions. See
 :mod:`streamblocks.syntaxes.base` for the contract.
+
+Inline layer: when an :class:`~streamblocks.syntaxes.xml.XMLTagSyntax` is active, the
+visible text outside blocks (once the line syntaxes have decided a line is text) runs
+through a small scanner that holds only a ``<`` that may still start a registered tag
+(or a backtick run, with code awareness) and opens an inline block on a complete
+opening tag. An open inline block takes all text, newlines included, up to its closing
+tag; then the line goes on as visible text. See :mod:`streamblocks.syntaxes.xml`.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from pydantic import BaseModel, ValidationError
 from ..adapters.detection import detect_input_adapter
 from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, NativeEnd, NativeStart
 from ..syntaxes.base import LineParser, ParseFailure, Syntax, TypeTable, Verdict, strip_line_end
+from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_header
+from ..transforms import DeltaTransform, compose_transforms
 from .blocks import Block
 from .errors import ErrorCode, SessionClosedError
 from .events import (
@@ -51,6 +60,7 @@ _COMPACT_EVERY = 256
 _CONTENT = "content"
 
 SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
+_TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
 class _OpenBlock:
@@ -126,6 +136,7 @@ class Session:
         stream_id: str,
         limits: Limits,
         input_adapter: InputAdapter | str | None,
+        transforms: Sequence[DeltaTransform] = (),
     ) -> None:
         self.stream_id = stream_id
         self._plan = plan
@@ -158,6 +169,8 @@ class Session:
         self._errors = 0
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
+        self._chain = compose_transforms(*transforms).for_stream() if transforms else None
+        self._setup_inline(plan)
 
     # ------------------------------------------------------------------ public API
 
@@ -169,6 +182,7 @@ class Session:
             fast
             and chunk.__class__ is str
             and chunk
+            and (self._quiet is None or not (self._quiet[0] in chunk or self._quiet[1] in chunk))
             and (self._line is None or chunk[0] not in self._fast_stops)
             and ("\n" not in chunk or self._fast_search(chunk) is None)
         ):
@@ -200,6 +214,8 @@ class Session:
             self._feed_event(chunk)
         self._flush()
         self._update_fast()
+        if self._chain is not None:
+            return self._chain.process_all(out)
         return out
 
     def close(self) -> list[Event]:
@@ -211,9 +227,14 @@ class Session:
             self._begin()
         self._fast = 0
         self._finish_text()
+        if self._xml is not None:
+            self._finish_inline()
         self._close_natives()
         self._flush()
         self._closed = True
+        if self._chain is not None:
+            out = self._chain.process_all(out)
+            out.extend(self._chain.flush())
         out.append(
             StreamFinished(
                 self._stop_reason or StopReason.unknown,
@@ -232,6 +253,8 @@ class Session:
     def _begin(self) -> None:
         self._started = True
         self._out.append(StreamStarted(self.stream_id))
+        if self._prefilled is not None:
+            self._open_inline(Tag(self._prefilled, {}, False, 0), "")
 
     def _feed_event(self, event: Any) -> None:
         adapter = self._adapter
@@ -336,13 +359,24 @@ class Session:
         character is not in the context's marker characters) go out in one piece,
         found by one regular-expression search, so long chunks cost little per line.
         """
-        if self._pos == 0 and self._line == "" and text.startswith("\ufeff"):
+        if (
+            self._pos == 0
+            and self._line == ""
+            and self._xml_open is None
+            and text.startswith("\ufeff")
+        ):
             self._text("\ufeff")  # a BOM is text, and the line still starts after it
             text = text[1:]
         i, n = 0, len(text)
         while i < n:
             line = self._line
-            if line is None:  # the rest of a classified line
+            if self._xml_open is not None:  # an inline block takes every line
+                nl = text.find("\n", i)
+                end = n if nl < 0 else nl + 1
+                self._inline(text[i:end])
+                self._line = "" if nl >= 0 else None
+                self._flow = Verdict.TEXT
+            elif line is None:  # the rest of a classified line
                 nl = text.find("\n", i)
                 end = n if nl < 0 else nl + 1
                 if nl >= 0:
@@ -366,13 +400,15 @@ class Session:
         """The current context's marker characters and the search for the next line
         starting with one; ``None`` when any line may be a marker."""
         parser = self._parser
+        if self._xml is not None and (parser is None or (parser.visible and self._scan_fences)):
+            return None  # visible text is scanned for inline tags, line by line
         starts = self._outside_starts if parser is None else parser.marker_starts
         return None if starts is None else _marker_line_search(starts)
 
     def _flow_out(self, piece: str) -> None:
         """Send the rest of an already classified line where its class says."""
         if self._flow is Verdict.TEXT:
-            self._text(piece)
+            self._visible(piece)
         else:
             self._to_block(piece, self._flow)
 
@@ -456,14 +492,14 @@ class Session:
         self._pos += cut
         self._flow = Verdict.TEXT
         self._line = "" if complete else None
-        self._text(line[cut:])
+        self._visible(line[cut:])
 
     def _apply(self, verdict: Verdict, line: str, complete: bool) -> None:
         """Carry out a decided verdict for the current line."""
         self._line = "" if complete else None
         if verdict is Verdict.TEXT:
             self._flow = Verdict.TEXT
-            self._text(line)
+            self._visible(line)
         elif verdict is Verdict.CONTENT or verdict is Verdict.BODY or verdict is Verdict.HOLD:
             self._flow = verdict
             self._to_block(line, verdict)
@@ -559,7 +595,7 @@ class Session:
                 code = ErrorCode.METADATA_TOO_LARGE
                 limit = f"max_metadata_chars={self._limits.max_metadata_chars}"
             self._drop_block(code, f"{block.type_name or 'the block'} grew past {limit}")
-            self._text(head)
+            self._visible(head)
         self._line = "" if head.endswith("\n") else None
         if tail:
             self._consume(tail)
@@ -703,7 +739,7 @@ class Session:
         first, rest = held[:first_end], held[first_end:]
         self._line = ""
         if self._open(first, strip_line_end(first), True, block.index + 1) is not None:
-            self._text(first)
+            self._visible(first)
         self._line = ""
         if rest:
             self._consume(rest)
@@ -716,8 +752,8 @@ class Session:
         self._pos = block.start
         self._block = None
         self._parser = block.parser.continuation
-        self._text(held)
-        self._text(line)
+        self._shown(held)
+        self._shown(line)
 
     def _drop_block(self, code: ErrorCode, message: str) -> None:
         block = self._block
@@ -727,6 +763,204 @@ class Session:
         self._parser = None
         raw = "".join(block.raw)
         self._error(block.block_id or None, block.type_name or None, code, message, raw)
+
+    # ------------------------------------------------------------------ inline (XML) blocks
+
+    def _setup_inline(self, plan: SyntaxPlan) -> None:
+        self._xml: Syntax | None = None
+        self._xml_table = TypeTable({})
+        self._xml_index = 0
+        self._xml_open: XMLBlock | None = None
+        self._prefilled: str | None = None
+        self._held = ""  # a `<` that may still start a tag, or a backtick run, + what follows
+        self._tick = 0  # length of the backtick run that opened the current code span
+        self._final = False  # end of stream: nothing is pending any more
+        self._scan_fences = False
+        self._quiet: tuple[str, str] | None = None  # characters that end the fast path
+        self._find_stop: Callable[[str, int], re.Match[str] | None] = re.compile("<").search
+        for index, (syntax, table) in enumerate(plan):
+            if getattr(syntax, "inline", False):
+                code_aware = bool(getattr(syntax, "code_aware", True))
+                self._xml, self._xml_table, self._xml_index = syntax, table, index
+                self._prefilled = getattr(syntax, "prefilled", None)
+                self._scan_fences = not code_aware
+                stops = "[<`]" if code_aware else "<"
+                self._find_stop = re.compile(stops).search
+                self._quiet = ("<", "`") if code_aware else ("<", "<")
+                break
+
+    def _visible(self, text: str) -> None:
+        """Visible text outside blocks: scanned for inline tags when XML is active
+        (inside a shown code fence only when XML is not code-aware)."""
+        if self._xml is None or (self._parser is not None and not self._scan_fences):
+            self._text(text)
+        else:
+            self._inline(text)
+
+    def _shown(self, text: str) -> None:
+        """Text of a code fence the model shows."""
+        if self._scan_fences:
+            self._inline(text)
+        else:
+            self._text(text)
+
+    def _inline(self, text: str) -> None:
+        """Run ``text`` (at most one line) through the inline scanner."""
+        held = self._held
+        if held:
+            self._held = ""
+            text = held + text
+        i, n = 0, len(text)
+        while i < n:
+            if self._xml_open is not None:
+                i = self._scan_block(text, i)
+            elif self._tick:
+                i = self._scan_code(text, i)
+            else:
+                i = self._scan_text(text, i)
+
+    def _scan_text(self, text: str, i: int) -> int:
+        """Visible text: release it up to a possible tag (or backtick run)."""
+        found = self._find_stop(text, i)
+        if found is None:
+            self._text(text[i:] if i else text)
+            return len(text)
+        at = found.start()
+        if at > i:
+            self._text(text[i:at])
+        if text[at] == "`":
+            run = _run_end(text, at)
+            if run == len(text) and not self._final:
+                self._held = text[at:]  # the run may go on in the next chunk
+                return run
+            self._text(text[at:run])
+            self._tick = run - at
+            return run
+        limit = self._max_marker
+        what, tag = opening_tag(text, at, limit, self._xml_table)
+        if what is Found.OPEN:
+            assert tag is not None
+            self._open_inline(tag, text[at : tag.end])
+            return tag.end
+        if what is Found.PENDING and not self._final:
+            self._held = text[at:]
+            return len(text)
+        if what is Found.TOO_LARGE:
+            self._error(
+                None,
+                None,
+                ErrorCode.MARKER_TOO_LARGE,
+                f"an XML tag grew past max_marker_chars={limit} without completing",
+                text[at : at + limit],
+            )
+            self._pos += limit
+            return at + limit
+        self._text("<")
+        return at + 1
+
+    def _scan_code(self, text: str, i: int) -> int:
+        """Inside an inline code span: text up to the closing backtick run (same
+        length) or the end of the line."""
+        found = _TICK_OR_NEWLINE.search(text, i)
+        if found is None:
+            self._text(text[i:] if i else text)
+            return len(text)
+        at = found.start()
+        if text[at] == "\n":
+            self._tick = 0
+            self._text(text[i : at + 1])
+            return at + 1
+        run = _run_end(text, at)
+        if run == len(text) and not self._final:
+            if at > i:
+                self._text(text[i:at])
+            self._held = text[at:]
+            return run
+        self._text(text[i:run])
+        if run - at == self._tick:
+            self._tick = 0
+        return run
+
+    def _scan_block(self, text: str, i: int) -> int:
+        """Inside an inline block: content up to its closing tag (nesting counted)."""
+        parser = self._xml_open
+        assert parser is not None
+        at = text.find("<", i)
+        stop = len(text) if at < 0 else at
+        if stop > i:
+            taken = self._inline_content(text[i:stop] if i or at >= 0 else text)
+            if self._xml_open is None:
+                return i + taken
+        if at < 0:
+            return stop
+        what, after = inner_tag(text, at, self._max_marker, parser.marker)
+        if what is Found.CLOSE and not parser.depth:
+            self._close_inline(text[at:after])
+            return after
+        if what is Found.PENDING:
+            if not self._final:
+                self._held = text[at:]
+                return len(text)
+            after = at + 1
+        elif what is Found.CLOSE:
+            parser.depth -= 1
+        elif what is Found.OPEN:
+            parser.depth += 1
+        return at + self._inline_content(text[at:after])
+
+    def _inline_content(self, piece: str) -> int:
+        """Content of the open inline block, up to its size limit; returns what fitted
+        (the block is dropped with ``TOO_LARGE`` when not all of it did)."""
+        block = self._block
+        assert block is not None
+        room = self._limits.max_block_chars - block.raw_len
+        if len(piece) <= room:
+            self._to_block(piece, Verdict.CONTENT)
+            return len(piece)
+        room = max(room, 0)
+        if room:
+            self._to_block(piece[:room], Verdict.CONTENT)
+        limit = f"max_block_chars={self._limits.max_block_chars}"
+        self._drop_inline(ErrorCode.TOO_LARGE, f"{block.type_name} grew past {limit}")
+        return room
+
+    def _open_inline(self, tag: Tag, opener: str) -> None:
+        """A complete opening tag (``opener``): announce the block, or, for ``<tag/>``,
+        finish it at once."""
+        parser = XMLBlock(xml_header(tag, self._xml_table), tag.name, tag.self_closing)
+        assert self._xml is not None
+        block = self._block = _OpenBlock(parser, self._xml, self._xml_index, self._pos)
+        self._xml_open = parser
+        self._hold_unlimited(opener)
+        self._begin_block(block)
+        if tag.self_closing:
+            self._close_inline("")
+
+    def _close_inline(self, closer: str) -> None:
+        outer = self._parser  # a shown fence the block opened in keeps going
+        self._xml_open = None
+        self._close_block(closer)
+        self._parser = outer
+
+    def _drop_inline(self, code: ErrorCode, message: str) -> None:
+        outer = self._parser
+        self._xml_open = None
+        self._drop_block(code, message)
+        self._parser = outer
+
+    def _finish_inline(self) -> None:
+        """End of stream: decide what the scanner holds, then report an open block."""
+        self._final = True
+        if self._held:
+            self._inline("")
+        parser = self._xml_open
+        if parser is not None:
+            block = self._block
+            assert block is not None
+            self._drop_inline(
+                ErrorCode.UNCLOSED,
+                f"the stream ended inside <{parser.marker}> opened at offset {block.start}",
+            )
 
     def _finish_text(self) -> None:
         """End of stream: decide the held line, then whatever is still open."""
@@ -817,7 +1051,14 @@ class Session:
         whose marker lines can be recognised by their first character."""
         self._fast = 0
         line = self._line
-        if line or not self._identity:
+        if not self._identity or self._held or self._chain is not None:
+            return
+        if self._xml_open is not None:
+            block = self._block
+            if block is not None and block.streamed:
+                self._fast, self._fast_stops, self._fast_search = _FAST_CONTENT, "", _ANY_LINE
+            return
+        if line:
             return
         parser = self._parser
         block = self._block
@@ -845,6 +1086,14 @@ _ANY_LINE = re.compile("\n").search
 @functools.lru_cache(maxsize=64)
 def _marker_line_search(starts: str) -> tuple[str, re.Pattern[str]]:
     return starts, re.compile("\n[" + re.escape(starts) + "]")
+
+
+def _run_end(text: str, at: int) -> int:
+    """The offset after the run of backticks starting at ``at``."""
+    end, n = at + 1, len(text)
+    while end < n and text[end] == "`":
+        end += 1
+    return end
 
 
 def _default_verdict(parser: LineParser) -> Verdict:

@@ -6,6 +6,7 @@ from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, 
 from .frontmatter import DelimiterFrontmatterSyntax
 from .markdown import MarkdownFrontmatterSyntax
 from .preamble import DelimiterPreambleSyntax
+from .xml import XMLTagSyntax
 
 __all__ = [
     "DelimiterFrontmatterSyntax",
@@ -17,5 +18,6 @@ __all__ = [
     "Syntax",
     "TypeTable",
     "Verdict",
+    "XMLTagSyntax",
     "literal_line",
 ]

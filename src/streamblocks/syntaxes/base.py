@@ -215,7 +215,9 @@ def literal_line(line: str, marker: str, complete: bool) -> Verdict:
     if len(line) <= len(marker):
         if not marker.startswith(line):
             return Verdict.REJECT
-        return Verdict.CLOSE if complete and len(line) == len(marker) else Verdict.PENDING
+        if complete:  # a complete line shorter than the marker is not the marker
+            return Verdict.CLOSE if len(line) == len(marker) else Verdict.REJECT
+        return Verdict.PENDING
     if not line.startswith(marker) or line[len(marker) :].strip():
         return Verdict.REJECT
     return Verdict.CLOSE if complete else Verdict.PENDING

@@ -122,7 +122,7 @@ class _FrontmatterBlock(LineParser):
     """``!!start`` was read; a ``---`` line must follow, then YAML up to ``---``."""
 
     committed = False
-    marker_starts = "-"
+    marker_starts = None  # the line after !!start must be asked: not `---` rejects
 
     def __init__(self, types: TypeTable, end_marker: str) -> None:
         self.types = types

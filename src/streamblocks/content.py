@@ -1,0 +1,402 @@
+"""The content model: a reply as an ordered list of typed content blocks.
+
+Every block type is a pydantic model with a ``type`` discriminator, so a
+:class:`Message` survives a JSON round trip (``Message.model_validate_json(
+message.model_dump_json())``). :class:`MessageAccumulator` folds a stream's events into a
+``Message`` in temporal order::
+
+    acc = MessageAccumulator()
+    for event in processor.process(chunks):
+        acc.add(event)
+    acc.message.content   # [TextBlock, CustomBlock, TextBlock, ...]
+
+How a finished block becomes a content block is table-driven: a converter is looked up
+by ``(block.syntax, block.type)``, then ``(block.syntax, "*")``, then
+``("*", block.type)``; blocks without a converter become :class:`CustomBlock`. Add your
+own with :meth:`MessageAccumulator.register` (or the ``converters=`` argument).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Literal, TypeGuard, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from .core.blocks import Block
+from .core.events import (
+    BlockEnd,
+    BlockError,
+    Passthrough,
+    StopReason,
+    StreamFinished,
+    TextDelta,
+    Usage,
+)
+
+
+class _Content(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TextBlock(_Content):
+    """Visible text. ``TextBlock("hi")`` and ``TextBlock(text="hi")`` are the same."""
+
+    type: Literal["text"] = "text"
+    text: str
+
+    def __init__(self, text: str | None = None, /, **data: Any) -> None:
+        if text is not None:
+            data["text"] = text
+        super().__init__(**data)
+
+
+class ThinkingBlock(_Content):
+    """The model's reasoning (a provider's thinking/reasoning output)."""
+
+    type: Literal["thinking"] = "thinking"
+    text: str
+    signature: str | None = None
+    """An opaque signature some providers attach to reasoning (Anthropic)."""
+
+    def __init__(self, text: str | None = None, /, **data: Any) -> None:
+        if text is not None:
+            data["text"] = text
+        super().__init__(**data)
+
+
+class ToolCallBlock(_Content):
+    """A call of a tool (a provider-native tool call, or a gadget block)."""
+
+    type: Literal["tool_call"] = "tool_call"
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class ToolResultBlock(_Content):
+    """What a tool returned for the call ``tool_call_id``."""
+
+    type: Literal["tool_result"] = "tool_result"
+    tool_call_id: str
+    content: Any = None
+    is_error: bool = False
+
+
+class CodeBlock(_Content):
+    """Code, with its language when known."""
+
+    type: Literal["code"] = "code"
+    code: str
+    language: str | None = None
+
+
+class FileChangeBlock(_Content):
+    """A change to a file: ``kind`` is ``add``, ``update``, ``delete`` (or the agent's
+    own word); ``diff`` or ``content`` when the agent reported them."""
+
+    type: Literal["file_change"] = "file_change"
+    path: str
+    kind: str = "update"
+    diff: str | None = None
+    content: str | None = None
+
+
+class CommandBlock(_Content):
+    """A command an agent ran, with its output and exit code when known."""
+
+    type: Literal["command"] = "command"
+    command: str
+    output: str | None = None
+    exit_code: int | None = None
+    status: str | None = None
+
+
+class TodoItem(_Content):
+    text: str
+    status: str = "pending"
+    """``pending``, ``in_progress``, ``completed`` (or the agent's own word)."""
+
+
+class TodoBlock(_Content):
+    """An agent's todo list."""
+
+    type: Literal["todo"] = "todo"
+    items: list[TodoItem] = Field(default_factory=list)
+
+
+class CustomBlock(_Content):
+    """A block of a registered type (XML tag, delimiter, fence...).
+
+    ``tag`` is the block type key (after ``tag=`` remapping: ``debugInfo``, not
+    ``debug-info``); ``content`` the block's content (a ``str``, or the content model
+    dumped to plain data); ``attrs`` the attributes written on the marker;
+    ``self_closing`` is ``True`` for ``<tag/>``. For a line-based block (delimiter,
+    frontmatter, fence) ``attrs`` also carries its metadata mapping (``id``,
+    ``block_type``, frontmatter keys), so nothing the marker said is lost.
+    """
+
+    type: Literal["custom"] = "custom"
+    tag: str
+    content: Any = ""
+    attrs: dict[str, Any] = Field(default_factory=dict)
+    self_closing: bool = False
+
+
+ContentBlock = Annotated[
+    Union[  # noqa: UP007  (a PEP 604 union cannot carry the discriminator on 3.10)
+        TextBlock,
+        ThinkingBlock,
+        ToolCallBlock,
+        ToolResultBlock,
+        CodeBlock,
+        FileChangeBlock,
+        CommandBlock,
+        TodoBlock,
+        CustomBlock,
+    ],
+    Field(discriminator="type"),
+]
+"""Any content block, discriminated by ``type``."""
+
+content_block_adapter: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
+"""Validates or dumps a single content block (``content_block_adapter.validate_json``)."""
+
+
+class Message(BaseModel):
+    """A message: its role and its content blocks in temporal order."""
+
+    role: str = "assistant"
+    content: list[ContentBlock] = Field(default_factory=list)
+
+    def text(self) -> str:
+        """The visible text of the message (its text blocks, joined)."""
+        return "".join(block.text for block in self.content if isinstance(block, TextBlock))
+
+
+def is_custom_block(block: object) -> TypeGuard[CustomBlock]:
+    """Whether ``block`` is a :class:`CustomBlock` (narrows the type for checkers)."""
+    return isinstance(block, CustomBlock)
+
+
+Converter = Callable[[Block], Any]
+"""Turns a finished :class:`~streamblocks.Block` into a content block (or ``None`` to
+leave it out of the message)."""
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    value = _plain(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return {} if value is None or value == "" else {"value": value}
+
+
+def _text(value: Any) -> str:
+    value = _plain(value)
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def to_custom(block: Block) -> CustomBlock:
+    """The default: any registered block as a :class:`CustomBlock`."""
+    attrs = dict(block.attrs)
+    if block.syntax != "xml":
+        metadata = _plain(block.metadata)
+        if isinstance(metadata, Mapping):
+            attrs = {**metadata, **attrs}
+    return CustomBlock(
+        tag=block.type,
+        content=_plain(block.content),
+        attrs=attrs,
+        self_closing=block.syntax == "xml" and block.raw.endswith("/>"),
+    )
+
+
+def _thinking(block: Block) -> ThinkingBlock:
+    signature = block.attrs.get("signature")
+    return ThinkingBlock(text=_text(block.content), signature=signature)
+
+
+def _native_tool_call(block: Block) -> ToolCallBlock:
+    attrs = block.attrs
+    return ToolCallBlock(
+        id=str(attrs.get("id") or block.id),
+        name=str(attrs.get("name") or block.type),
+        arguments=_mapping(block.content),
+    )
+
+
+def _gadget(block: Block) -> ToolCallBlock:
+    return ToolCallBlock(id=block.id, name=block.type, arguments=_mapping(block.content))
+
+
+def _tool_result(block: Block) -> ToolResultBlock:
+    attrs = block.attrs
+    return ToolResultBlock(
+        tool_call_id=str(attrs.get("tool_call_id") or attrs.get("id") or block.id),
+        content=_plain(block.content),
+        is_error=bool(attrs.get("is_error", False)),
+    )
+
+
+def _code(block: Block) -> CodeBlock:
+    language = block.attrs.get("language")
+    return CodeBlock(code=_text(block.content), language=language)
+
+
+def _command(block: Block) -> CommandBlock:
+    attrs = block.attrs
+    exit_code = attrs.get("exit_code")
+    return CommandBlock(
+        command=str(attrs.get("command", "")),
+        output=_text(block.content) or attrs.get("output"),
+        exit_code=exit_code if isinstance(exit_code, int) else None,
+        status=attrs.get("status"),
+    )
+
+
+def _file_change(block: Block) -> FileChangeBlock:
+    attrs = block.attrs
+    return FileChangeBlock(
+        path=str(attrs.get("path", "")),
+        kind=str(attrs.get("kind", "update")),
+        diff=attrs.get("diff") or (_text(block.content) or None),
+        content=attrs.get("content"),
+    )
+
+
+def _todo(block: Block) -> TodoBlock:
+    content = _plain(block.content)
+    items = content.get("items", []) if isinstance(content, Mapping) else content
+    if not isinstance(items, list):
+        items = []
+    return TodoBlock.model_validate({"items": items})
+
+
+DEFAULT_CONVERTERS: dict[tuple[str, str], Converter] = {
+    ("native", "thinking"): _thinking,
+    ("native", "reasoning"): _thinking,
+    ("native", "tool_call"): _native_tool_call,
+    ("native", "tool_result"): _tool_result,
+    ("native", "code"): _code,
+    ("native", "command"): _command,
+    ("native", "file_change"): _file_change,
+    ("native", "todo"): _todo,
+    ("gadget", "*"): _gadget,
+}
+"""``(syntax, block type)`` → converter; ``"*"`` matches any syntax or any type.
+
+Provider-native blocks (syntax ``"native"``) carry their details in ``attrs``: a tool
+call its ``name``/``id`` (content: the argument object), a tool result its
+``tool_call_id``/``is_error``, a command its ``command``/``exit_code``/``status``
+(content: the output), a file change its ``path``/``kind`` (content: the diff), a todo
+list its items as content. Gadget blocks are tool calls named after the gadget."""
+
+
+class MessageAccumulator:
+    """Folds events into a :class:`Message` (``acc.add(event)``; ``acc.message``).
+
+    Text deltas merge into one :class:`TextBlock` while they are consecutive; each
+    ``BLOCK_END`` adds the converted block where it happened. Rejected blocks are not
+    content: they are kept in :attr:`errors` (their ``raw`` text with them).
+    ``STREAM_FINISHED`` sets :attr:`stop_reason` and :attr:`usage`. Events of other
+    kinds (starts, deltas, passthroughs) do not change the message.
+    """
+
+    def __init__(
+        self,
+        role: str = "assistant",
+        *,
+        converters: Mapping[tuple[str, str], Converter] | None = None,
+    ) -> None:
+        self.role = role
+        self.converters: dict[tuple[str, str], Converter] = dict(DEFAULT_CONVERTERS)
+        if converters:
+            self.converters.update(converters)
+        self.errors: list[BlockError] = []
+        self.passthrough: list[Any] = []
+        self.stop_reason: StopReason | None = None
+        self.usage: Usage | None = None
+        self._items: list[Any] = []  # content blocks, or lists of text pieces
+        self._cache: Message | None = None
+
+    def register(self, syntax: str, block_type: str, converter: Converter) -> None:
+        """Convert blocks of ``(syntax, block_type)`` (``"*"``: any) with ``converter``."""
+        self.converters[(syntax, block_type)] = converter
+
+    def add(self, event: Any) -> None:
+        """Fold one event into the message."""
+        if isinstance(event, TextDelta):
+            if not event.text:
+                return
+            items = self._items
+            if items and isinstance(items[-1], list):
+                items[-1].append(event.text)
+            else:
+                items.append([event.text])
+            self._cache = None
+        elif isinstance(event, BlockEnd):
+            converted = self.convert(event.block)
+            if converted is not None:
+                self._items.append(converted)
+                self._cache = None
+        elif isinstance(event, BlockError):
+            self.errors.append(event)
+        elif isinstance(event, StreamFinished):
+            self.stop_reason = event.stop_reason
+            self.usage = event.usage
+        elif isinstance(event, Passthrough):
+            self.passthrough.append(event.event)
+
+    def add_all(self, events: Any) -> Message:
+        """Fold every event of an iterable; returns :attr:`message`."""
+        for event in events:
+            self.add(event)
+        return self.message
+
+    def convert(self, block: Block) -> Any:
+        """The content block for ``block`` (see the module docstring for the lookup)."""
+        converters = self.converters
+        converter = (
+            converters.get((block.syntax, block.type))
+            or converters.get((block.syntax, "*"))
+            or converters.get(("*", block.type))
+            or to_custom
+        )
+        return converter(block)
+
+    @property
+    def message(self) -> Message:
+        """The message so far (rebuilt only after new events changed it)."""
+        if self._cache is None:
+            content = [
+                TextBlock(text="".join(item)) if isinstance(item, list) else item
+                for item in self._items
+            ]
+            self._cache = Message(role=self.role, content=content)
+        return self._cache
+
+
+__all__ = [
+    "DEFAULT_CONVERTERS",
+    "CodeBlock",
+    "CommandBlock",
+    "ContentBlock",
+    "Converter",
+    "CustomBlock",
+    "FileChangeBlock",
+    "Message",
+    "MessageAccumulator",
+    "TextBlock",
+    "ThinkingBlock",
+    "TodoBlock",
+    "TodoItem",
+    "ToolCallBlock",
+    "ToolResultBlock",
+    "content_block_adapter",
+    "is_custom_block",
+    "to_custom",
+]
