@@ -39,6 +39,7 @@ from .core.session import Session
 from .syntaxes import (
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
+    GadgetSyntax,
     MarkdownFrontmatterSyntax,
     Syntax,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "ErrorCode",
     "Event",
     "EventType",
+    "GadgetSyntax",
     "HookWarning",
     "Limits",
     "MarkdownFrontmatterSyntax",

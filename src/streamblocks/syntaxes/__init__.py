@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, literal_line
 from .frontmatter import DelimiterFrontmatterSyntax
+from .gadget import GadgetSyntax
 from .markdown import MarkdownFrontmatterSyntax
 from .preamble import DelimiterPreambleSyntax
 
 __all__ = [
     "DelimiterFrontmatterSyntax",
     "DelimiterPreambleSyntax",
+    "GadgetSyntax",
     "Header",
     "LineParser",
     "MarkdownFrontmatterSyntax",
