@@ -380,6 +380,21 @@ class Session:
         """Classify the (partial or complete) line at the current line start."""
         body = strip_line_end(line) if complete else line
         parser = self._parser
+        if len(body) > self._max_marker:
+            # Decide a long line as if it came in small chunks: on its first
+            # max_marker_chars + 1 characters, where a held line stops being held.
+            probe = body[: self._max_marker + 1]
+            if parser is not None:
+                decided = self._ask(parser, probe, False)
+                if decided is Verdict.PENDING:
+                    decided = _default_verdict(parser)
+                self._apply(decided, line, complete)
+                return
+            if self._open(probe, probe, False, 0) is Verdict.PENDING:
+                self._marker_too_large(line)
+                if complete:
+                    self._line = ""
+                return
         if parser is None:
             verdict = self._open(line, body, complete, 0)
             if verdict is None:  # a syntax took the line
