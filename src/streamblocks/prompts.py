@@ -86,7 +86,7 @@ def type_name(annotation: Any, depth: int = 0) -> str:
         return " | ".join(type_name(arg, depth) for arg in args)
     if origin is typing.Literal:
         return "Literal[" + ", ".join(repr(arg) for arg in args) + "]"
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if origin is None and isinstance(annotation, type) and issubclass(annotation, BaseModel):
         if depth >= 2:
             return annotation.__name__
         return f"{annotation.__name__}: {{{_fields(annotation, depth + 1)}}}"

@@ -185,6 +185,15 @@ def _put(node: Any, key: Any, value: Any) -> None:
 # ---------------------------------------------------------------------- schema lookup
 
 
+def _is_model(annotation: Any) -> bool:
+    return _is_class(annotation) and issubclass(annotation, BaseModel)
+
+
+def _is_class(annotation: Any) -> bool:
+    """A plain class (on Python 3.10 ``list[int]`` passes ``isinstance(..., type)``)."""
+    return isinstance(annotation, type) and typing.get_origin(annotation) is None
+
+
 def _expand(options: Options) -> Options:
     """Flatten unions and ``Annotated``; ``None`` when anything is unconstrained."""
     if options is None:
@@ -214,7 +223,7 @@ def _child(options: Options, token: str) -> Options:
     for annotation in found:
         origin: Any = typing.get_origin(annotation) or annotation
         args = typing.get_args(annotation)
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if _is_model(annotation):
             field = _field(annotation, token)
             if field is not None:
                 children.append(field)
@@ -252,7 +261,7 @@ def _is_mapping(options: Options) -> bool:
         origin: Any = typing.get_origin(annotation) or annotation
         if origin in _MAPPINGS:
             return True
-        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        if _is_model(annotation):
             return True
     return False
 
@@ -267,7 +276,7 @@ def _kind(annotation: Any) -> str:
         if any(isinstance(v, _SCALARS) and not isinstance(v, str) for v in values):
             return "scalar"
         return "str"
-    if isinstance(annotation, type):
+    if _is_class(annotation):
         if issubclass(annotation, str):
             return "str"
         if issubclass(annotation, _SCALARS):
