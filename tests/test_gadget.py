@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import re
-from pathlib import Path
 from typing import Any, Literal
 
 import pytest
@@ -619,12 +617,3 @@ def test_system_prompt_with_custom_markers() -> None:
 def test_build_arguments_directly() -> None:
     pairs = [("a/0", ["1"]), ("a/1", ["x", "y"]), ("b", [])]
     assert build_arguments(pairs) == {"a": [1, "x\ny"], "b": ""}
-
-
-def test_documentation_examples_run() -> None:
-    page = Path(__file__).parent.parent / "docs" / "syntaxes" / "gadget.md"
-    snippets = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
-    assert len(snippets) >= 3
-    namespace: dict[str, Any] = {}
-    for snippet in snippets:
-        exec(compile(snippet, str(page), "exec"), namespace)
