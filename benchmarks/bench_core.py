@@ -1,4 +1,5 @@
-"""Throughput and memory of the core on a ~1 MB and a ~10 MB document.
+"""Throughput and memory of the core on a ~1 MB and a ~10 MB document (and a ~1 MB
+reply of gadget calls).
 
 Run: ``python benchmarks/bench_core.py`` (add ``--quick`` for a smoke run). Prints
 MB/s, µs per chunk, events per second and peak traced memory for 4-character and
@@ -14,6 +15,8 @@ import time
 import tracemalloc
 from collections.abc import Iterable
 
+from bench_gadget import processor as gadget_processor
+from bench_gadget import reply as gadget_reply
 from documents import chunks, document, processor
 
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
@@ -93,6 +96,10 @@ def main() -> None:
     row("1 MB block", block, 1, big, 1)
     peak = peak_memory(big, list(block))
     print(f"peak traced memory, 1 MB block fed per character: {peak / 1e6:.3f} MB")
+
+    gadgets = gadget_reply(one_mb)
+    row("1 MB gadget calls", gadgets, 4, gadget_processor(), repeat)
+    row("1 MB gadget calls", gadgets, 1024, gadget_processor(), repeat)
 
 
 if __name__ == "__main__":

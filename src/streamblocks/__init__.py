@@ -39,6 +39,7 @@ from .core.session import Session
 from .syntaxes import (
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
+    GadgetSyntax,
     MarkdownFrontmatterSyntax,
     Syntax,
     XMLTagSyntax,
@@ -64,6 +65,7 @@ __all__ = [
     "ErrorCode",
     "Event",
     "EventType",
+    "GadgetSyntax",
     "HookWarning",
     "Limits",
     "MarkdownFrontmatterSyntax",

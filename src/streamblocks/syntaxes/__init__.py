@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, literal_line
 from .frontmatter import DelimiterFrontmatterSyntax
+from .gadget import GadgetSyntax
 from .markdown import MarkdownFrontmatterSyntax
 from .preamble import DelimiterPreambleSyntax
 from .xml import XMLTagSyntax
@@ -11,6 +12,7 @@ from .xml import XMLTagSyntax
 __all__ = [
     "DelimiterFrontmatterSyntax",
     "DelimiterPreambleSyntax",
+    "GadgetSyntax",
     "Header",
     "LineParser",
     "MarkdownFrontmatterSyntax",
