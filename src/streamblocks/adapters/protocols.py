@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
 from enum import Enum
-from typing import Any, NamedTuple, Protocol, Union, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from ..core.events import Event, StopReason, Usage
 
@@ -91,7 +91,7 @@ class NativeEnd(NamedTuple):
     attrs: Mapping[str, Any] | None = None
 
 
-Native = Union[NativeStart, NativeDelta, NativeEnd]
+Native = NativeStart | NativeDelta | NativeEnd
 """One piece of a provider-native block."""
 
 

@@ -1,8 +1,8 @@
 """The events a session emits.
 
 Events are built on the hot path (about one per token-sized chunk), so they are
-named tuples: immutable, picklable, and cheap to make. Each class carries its
-:class:`EventType` as the class attribute ``type``. Two events are equal only when
+named tuples: immutable, picklable, and cheap to make. Each class reports its
+:class:`EventType` as ``type``. Two events are equal only when
 they are of the same class and have equal fields.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, NamedTuple, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from .blocks import Block
@@ -63,8 +63,6 @@ class Counts(NamedTuple):
 
     chars: int
     """Characters of text fed to the syntaxes."""
-    text_chars: int
-    """Characters emitted as visible text."""
     blocks: int
     """Blocks that ended with ``BLOCK_END``."""
     errors: int
@@ -75,14 +73,20 @@ class StreamStarted(NamedTuple):
     """First event of every stream."""
 
     stream_id: str
-    type = EventType.STREAM_STARTED
+
+    @property
+    def type(self) -> Literal[EventType.STREAM_STARTED]:
+        return EventType.STREAM_STARTED
 
 
 class TextDelta(NamedTuple):
     """Visible text outside blocks, released as soon as it cannot be part of a marker."""
 
     text: str
-    type = EventType.TEXT_DELTA
+
+    @property
+    def type(self) -> Literal[EventType.TEXT_DELTA]:
+        return EventType.TEXT_DELTA
 
 
 class BlockStart(NamedTuple):
@@ -92,7 +96,10 @@ class BlockStart(NamedTuple):
     block_type: str
     syntax: str
     attrs: Mapping[str, Any]
-    type = EventType.BLOCK_START
+
+    @property
+    def type(self) -> Literal[EventType.BLOCK_START]:
+        return EventType.BLOCK_START
 
 
 class BlockDelta(NamedTuple):
@@ -107,7 +114,10 @@ class BlockDelta(NamedTuple):
     section: str
     text: str
     path: str | None = None
-    type = EventType.BLOCK_DELTA
+
+    @property
+    def type(self) -> Literal[EventType.BLOCK_DELTA]:
+        return EventType.BLOCK_DELTA
 
 
 class BlockMetadata(NamedTuple):
@@ -116,14 +126,20 @@ class BlockMetadata(NamedTuple):
     block_id: str
     block_type: str
     metadata: Any
-    type = EventType.BLOCK_METADATA
+
+    @property
+    def type(self) -> Literal[EventType.BLOCK_METADATA]:
+        return EventType.BLOCK_METADATA
 
 
 class BlockEnd(NamedTuple):
     """The block closed and was parsed and validated."""
 
     block: Block
-    type = EventType.BLOCK_END
+
+    @property
+    def type(self) -> Literal[EventType.BLOCK_END]:
+        return EventType.BLOCK_END
 
     @property
     def block_id(self) -> str:
@@ -142,14 +158,20 @@ class BlockError(NamedTuple):
     code: ErrorCode
     message: str
     raw: str
-    type = EventType.BLOCK_ERROR
+
+    @property
+    def type(self) -> Literal[EventType.BLOCK_ERROR]:
+        return EventType.BLOCK_ERROR
 
 
 class Passthrough(NamedTuple):
     """A provider event the input adapter passed through untouched."""
 
     event: Any
-    type = EventType.PASSTHROUGH
+
+    @property
+    def type(self) -> Literal[EventType.PASSTHROUGH]:
+        return EventType.PASSTHROUGH
 
 
 class StreamFinished(NamedTuple):
@@ -159,20 +181,23 @@ class StreamFinished(NamedTuple):
     usage: Usage | None
     counts: Counts
     error: str | None = None
-    type = EventType.STREAM_FINISHED
+
+    @property
+    def type(self) -> Literal[EventType.STREAM_FINISHED]:
+        return EventType.STREAM_FINISHED
 
 
-Event = Union[
-    StreamStarted,
-    TextDelta,
-    BlockStart,
-    BlockDelta,
-    BlockMetadata,
-    BlockEnd,
-    BlockError,
-    Passthrough,
-    StreamFinished,
-]
+Event = (
+    StreamStarted
+    | TextDelta
+    | BlockStart
+    | BlockDelta
+    | BlockMetadata
+    | BlockEnd
+    | BlockError
+    | Passthrough
+    | StreamFinished
+)
 """Any event a session emits."""
 
 EVENT_CLASSES: tuple[type[Any], ...] = (
@@ -189,7 +214,7 @@ EVENT_CLASSES: tuple[type[Any], ...] = (
 
 
 def _same_event(self: tuple[Any, ...], other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)  # type: ignore[arg-type]
+    return type(self) is type(other) and tuple.__eq__(self, other)
 
 
 def _different_event(self: tuple[Any, ...], other: object) -> bool:

@@ -86,9 +86,7 @@ class BlockRegistry:
         if not isinstance(marker, str) or not marker:
             raise RegistryError(f"tag of {name!r} must be a non-empty str, got {tag!r}")
         for label, model in (("metadata", metadata), ("content", content)):
-            if model is not None and not (
-                isinstance(model, type) and issubclass(model, BaseModel)
-            ):
+            if model is not None and not (isinstance(model, type) and issubclass(model, BaseModel)):
                 raise RegistryError(f"{label}= of {name!r} must be a pydantic model class")
         for label, hook in (("transform", transform), ("on_start", on_start)):
             if hook is not None and not callable(hook):
@@ -141,10 +139,8 @@ class BlockRegistry:
         plan: list[tuple[Syntax, dict[str, BlockType]]] = []
         for block_type in self._types.values():
             for syntax in block_type.syntaxes or (default,):
-                for known, markers in plan:
-                    if known == syntax:
-                        break
-                else:
+                markers = next((found for known, found in plan if known == syntax), None)
+                if markers is None:
                     markers = {}
                     plan.append((syntax, markers))
                 markers.setdefault(block_type.marker, block_type)

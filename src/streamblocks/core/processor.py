@@ -1,0 +1,145 @@
+"""The processor: configuration shared by any number of streams, and the two thin
+drivers (sync and async) that feed a session from an iterable."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from typing import Any
+
+from ..adapters.protocols import InputAdapter, OutputAdapter
+from ..syntaxes.base import Syntax, TypeTable
+from ..syntaxes.fences import CodeFenceAwareness
+from ..syntaxes.markdown import MarkdownFrontmatterSyntax
+from ..syntaxes.preamble import DelimiterPreambleSyntax
+from .errors import RegistryError
+from .limits import Limits
+from .registry import BlockRegistry
+from .session import Session, SyntaxPlan
+
+UNKNOWN_POLICIES = ("text", "error", "block")
+
+
+class StreamBlockProcessor:
+    """Extracts the blocks of ``registry`` from streams.
+
+    ``syntax`` is the syntax of block types registered without one (default
+    :class:`DelimiterPreambleSyntax`). ``input_adapter`` is ``"auto"`` (detect the
+    provider from the first event), an adapter instance, or ``None`` (the stream is
+    text). ``unknown`` decides what a marker naming an unregistered type is:
+    ``"text"`` (default), ``"error"`` (a ``BLOCK_ERROR`` with ``UNKNOWN_TYPE``) or
+    ``"block"`` (a generic, unvalidated block). With ``code_aware`` (default), fenced
+    code the model shows is visible text in which no marker is recognised.
+
+    The processor holds no per-stream state: use it for any number of streams, one
+    after another or concurrently.
+    """
+
+    def __init__(
+        self,
+        registry: BlockRegistry,
+        *,
+        syntax: Syntax | None = None,
+        input_adapter: InputAdapter | str | None = "auto",
+        output_adapter: OutputAdapter | None = None,
+        limits: Limits | None = None,
+        unknown: str = "text",
+        code_aware: bool = True,
+    ) -> None:
+        if not isinstance(registry, BlockRegistry):
+            raise RegistryError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
+        if syntax is not None and not isinstance(syntax, Syntax):
+            raise RegistryError(f"syntax must be a Syntax, got {type(syntax).__name__}")
+        if isinstance(input_adapter, str) and input_adapter != "auto":
+            raise ValueError(
+                f"input_adapter must be 'auto', an adapter or None, got {input_adapter!r}"
+            )
+        if unknown not in UNKNOWN_POLICIES:
+            raise ValueError(f"unknown must be one of {UNKNOWN_POLICIES}, got {unknown!r}")
+        self.registry = registry
+        self.syntax = syntax if syntax is not None else DelimiterPreambleSyntax()
+        self.input_adapter = input_adapter
+        self.output_adapter = output_adapter
+        self.limits = limits if limits is not None else Limits()
+        self.unknown = unknown
+        self.code_aware = code_aware
+        self._plan: SyntaxPlan = ()
+        self._plan_version = -1
+
+    def plan(self) -> SyntaxPlan:
+        """The active syntaxes in priority order, each with the types it recognises."""
+        if self._plan_version != self.registry.version:
+            plan = [
+                (syntax, TypeTable(markers, self.unknown))
+                for syntax, markers in self.registry.syntax_plan(self.syntax)
+            ]
+            shows_fences = any(isinstance(s, MarkdownFrontmatterSyntax) for s, _ in plan)
+            if self.code_aware and not shows_fences:
+                plan.append((CodeFenceAwareness(), TypeTable({}, "text")))
+            self._plan, self._plan_version = tuple(plan), self.registry.version
+        return self._plan
+
+    def session(self, stream_id: str | None = None) -> Session:
+        """A fresh sans-IO session for one stream."""
+        return Session(
+            self.plan(),
+            stream_id=stream_id or uuid.uuid4().hex,
+            limits=self.limits,
+            input_adapter=self.input_adapter,
+        )
+
+    def process(self, source: Iterable[Any]) -> Iterator[Any]:
+        """Events of a synchronous stream of text chunks or provider events."""
+        session = self.session()
+        iterator = iter(source)
+        try:
+            for item in iterator:
+                yield from self._outgoing(session.feed(item))
+            yield from self._outgoing(session.close())
+        finally:
+            _close_quietly(session)
+            close = getattr(iterator, "close", None)
+            if close is not None:
+                close()
+
+    async def process_stream(
+        self, source: AsyncIterable[Any] | Iterable[Any]
+    ) -> AsyncIterator[Any]:
+        """Events of an asynchronous stream (a plain iterable is accepted too)."""
+        session = self.session()
+        if isinstance(source, AsyncIterable):
+            iterator: Any = aiter(source)
+            try:
+                async for item in iterator:
+                    for event in self._outgoing(session.feed(item)):
+                        yield event
+                for event in self._outgoing(session.close()):
+                    yield event
+            finally:
+                _close_quietly(session)
+                aclose = getattr(iterator, "aclose", None)
+                if aclose is not None:
+                    await aclose()
+        else:
+            for event in self.process(source):
+                yield event
+
+    def _outgoing(self, events: list[Any]) -> Iterable[Any]:
+        adapter = self.output_adapter
+        if adapter is None:
+            return events
+        converted: list[Any] = []
+        for event in events:
+            if getattr(event, "type", None) == "PASSTHROUGH":
+                converted.extend(adapter.passthrough(event.event))
+            else:
+                converted.extend(adapter.to_protocol_event(event))
+        return converted
+
+
+def _close_quietly(session: Session) -> None:
+    """Release a session whose consumer stopped early; its last events are dropped."""
+    if not session.closed:
+        with contextlib.suppress(Exception):
+            session.close()

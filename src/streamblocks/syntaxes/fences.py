@@ -1,0 +1,104 @@
+"""CommonMark fenced code blocks: recognising fences, and showing the ones that are
+not blocks as visible text in which no marker is recognised."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, NamedTuple
+
+from ..core.registry import BlockType
+from .base import LineParser, Syntax, TypeTable, Verdict
+
+FENCE_STARTS = " `~"
+
+
+class Fence(NamedTuple):
+    char: str
+    length: int
+    info: str
+
+
+def fence_prefix(prefix: str) -> Verdict:
+    """``PENDING`` while a partial line could still be an opening fence, else ``REJECT``."""
+    rest = prefix.lstrip(" ")
+    if len(prefix) - len(rest) > 3:
+        return Verdict.REJECT
+    if not rest:
+        return Verdict.PENDING
+    char = rest[0]
+    if char not in "`~":
+        return Verdict.REJECT
+    run = len(rest) - len(rest.lstrip(char))
+    if run == len(rest):
+        return Verdict.PENDING
+    if run < 3 or (char == "`" and "`" in rest[run:]):
+        return Verdict.REJECT
+    return Verdict.PENDING
+
+
+def opening_fence(line: str) -> Fence | None:
+    """The fence a complete line opens, if it is an opening fence."""
+    if fence_prefix(line) is not Verdict.PENDING:
+        return None
+    rest = line.lstrip(" ")
+    if not rest:
+        return None
+    char = rest[0]
+    run = len(rest) - len(rest.lstrip(char))
+    if run < 3:
+        return None
+    return Fence(char, run, rest[run:].strip())
+
+
+def closing_fence(line: str, fence: Fence, complete: bool) -> Verdict:
+    """``CLOSE`` for a line closing ``fence``; ``PENDING`` while a partial line could
+    still be one; ``REJECT`` otherwise."""
+    rest = line.lstrip(" ")
+    if len(line) - len(rest) > 3:
+        return Verdict.REJECT
+    run = len(rest) - len(rest.lstrip(fence.char))
+    tail = rest[run:]
+    if tail and (run < fence.length or tail.strip(" \t\r")):
+        return Verdict.REJECT
+    if not complete:
+        return Verdict.PENDING
+    return Verdict.CLOSE if run >= fence.length else Verdict.REJECT
+
+
+class ShownFence(LineParser):
+    """A fence the model shows as code: visible text up to its closing fence."""
+
+    visible = True
+    marker_starts = FENCE_STARTS
+
+    def __init__(self, fence: Fence) -> None:
+        self.fence = fence
+
+    def on_line(self, line: str, complete: bool) -> Verdict:
+        verdict = closing_fence(line, self.fence, complete)
+        if verdict is Verdict.CLOSE:
+            return Verdict.END_TEXT
+        return Verdict.PENDING if verdict is Verdict.PENDING else Verdict.TEXT
+
+
+class CodeFenceAwareness(Syntax):
+    """Not a block syntax: makes fenced code visible text in which markers are not
+    recognised. Added last by the processor when ``code_aware=True``."""
+
+    name: ClassVar[str] = "code-fence"
+    starts_with: ClassVar[str | None] = FENCE_STARTS
+
+    def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
+        if not complete:
+            return fence_prefix(line)
+        fence = opening_fence(line)
+        return Verdict.REJECT if fence is None else ShownFence(fence)
+
+    def describe(self, types: Sequence[BlockType]) -> str:
+        return ""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is CodeFenceAwareness
+
+    def __hash__(self) -> int:
+        return hash(CodeFenceAwareness)

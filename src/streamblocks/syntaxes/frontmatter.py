@@ -1,0 +1,163 @@
+"""``!!start`` / ``---`` YAML frontmatter ``---`` / content / ``!!end`` blocks, and the
+YAML reading shared by the frontmatter syntaxes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import yaml
+
+from ..core.errors import ErrorCode
+from ..core.registry import BlockType
+from ..prompts import listing
+from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
+from .preamble import literal_line
+
+FRONTMATTER_FENCE = "---"
+
+
+def load_yaml_mapping(text: str, what: str, first_line: int = 1) -> dict[str, Any]:
+    """Read ``text`` as a YAML mapping (``yaml.safe_load`` only: no tags run code).
+
+    ``first_line`` is the block line ``text`` starts on, so errors name the line as the
+    model wrote it. Raises :class:`ParseFailure`.
+    """
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        where = f" at line {first_line + mark.line} of the block" if mark is not None else ""
+        raise ParseFailure(f"invalid YAML in {what}{where}: {problem}") from None
+    except (RecursionError, ValueError, TypeError) as exc:
+        raise ParseFailure(f"invalid YAML in {what}: {exc}") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ParseFailure(f"{what} must be a YAML mapping, got {type(value).__name__}")
+    return {str(key): item for key, item in value.items()}
+
+
+def frontmatter_header(
+    text: str,
+    first_line: int,
+    types: TypeTable,
+    *,
+    fallback: BlockType | None = None,
+    strict: bool = False,
+) -> Header | None:
+    """The header a frontmatter describes, or ``None`` when it is not a block.
+
+    ``fallback`` is the registered type named by a fence's info string: it applies when
+    the frontmatter has no ``block_type`` or is malformed (the frontmatter wins when both
+    name a type). Without a fallback, a malformed frontmatter or a missing
+    ``block_type`` is a broken block reported when it closes when ``strict`` (``!!start``
+    blocks), and not a block at all otherwise (a fence showing YAML).
+    """
+    try:
+        mapping = load_yaml_mapping(text, "frontmatter", first_line)
+    except ParseFailure as exc:
+        if fallback is not None:
+            return Header(fallback.marker, fallback, None, {}, {}, _failed(exc))
+        return _broken(str(exc)) if strict else None
+    named = mapping.get("block_type")
+    if named is None:
+        if fallback is not None:
+            return Header(fallback.marker, fallback, _id(mapping), {}, mapping)
+        return _broken("the frontmatter has no block_type") if strict else None
+    block_type = types.resolve(str(named))
+    if block_type is None and types.unknown == "text":
+        return None
+    return Header(str(named), block_type, _id(mapping), {}, mapping)
+
+
+def _id(mapping: Mapping[str, Any]) -> str | None:
+    raw_id = mapping.get("id")
+    return None if raw_id is None or raw_id == "" else str(raw_id)
+
+
+def _failed(exc: ParseFailure) -> tuple[ErrorCode, str]:
+    return (ErrorCode.PARSE_FAILED, str(exc))
+
+
+def _broken(message: str) -> Header:
+    return Header("", None, None, {}, None, (ErrorCode.PARSE_FAILED, message))
+
+
+class _FrontmatterBlock(LineParser):
+    """``!!start`` was read; a ``---`` line must follow, then YAML up to ``---``."""
+
+    committed = False
+    marker_starts = "-"
+
+    def __init__(self, types: TypeTable, end_marker: str) -> None:
+        self.types = types
+        self.end_marker = end_marker
+        self.lines: list[str] = []
+        self.in_frontmatter = False
+
+    def held(self, piece: str) -> None:
+        self.lines.append(piece)
+
+    def on_line(self, line: str, complete: bool) -> Verdict:
+        if self.started:
+            verdict = literal_line(line, self.end_marker, complete)
+            return Verdict.CONTENT if verdict is Verdict.REJECT else verdict
+        if not self.in_frontmatter:
+            verdict = literal_line(line, FRONTMATTER_FENCE, complete)
+            if verdict is Verdict.CLOSE:
+                self.in_frontmatter = self.committed = True
+                self.marker_starts = "-!"
+                return Verdict.HOLD
+            return verdict  # PENDING or REJECT
+        if literal_line(line, self.end_marker, complete) is Verdict.CLOSE:
+            self.error = "the frontmatter was not closed with --- before " + self.end_marker
+            return Verdict.CLOSE
+        verdict = literal_line(line, FRONTMATTER_FENCE, complete)
+        if verdict is Verdict.PENDING:
+            return verdict
+        if verdict is Verdict.REJECT:
+            if literal_line(line, self.end_marker, complete) is Verdict.PENDING:
+                return Verdict.PENDING
+            return Verdict.HOLD
+        text = "".join(self.lines)
+        body = text[text.index("\n", text.index("\n") + 1) + 1 :]
+        header = frontmatter_header(body, 3, self.types, strict=True)
+        if header is None:
+            return Verdict.REJECT
+        self.header = header
+        self.marker_starts = "!"
+        return Verdict.START
+
+
+@dataclass(frozen=True)
+class DelimiterFrontmatterSyntax(Syntax):
+    """A line ``!!start``, a YAML frontmatter between ``---`` lines (with ``id`` and
+    ``block_type``), content lines, a line ``!!end``.
+
+    The block starts when the frontmatter's closing ``---`` arrives; the whole
+    frontmatter mapping is the metadata. ``!!start`` not followed by ``---`` is text.
+    """
+
+    name: ClassVar[str] = "delimiter_frontmatter"
+    starts_with: ClassVar[str | None] = "!"
+    start_marker: str = "!!start"
+    end_marker: str = "!!end"
+
+    def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
+        verdict = literal_line(line, self.start_marker, complete)
+        if verdict is Verdict.CLOSE:
+            return _FrontmatterBlock(types, self.end_marker)
+        return verdict
+
+    def describe(self, types: Sequence[BlockType]) -> str:
+        intro = (
+            f"You can write the following blocks, each as a line `{self.start_marker}`, a YAML "
+            "frontmatter between two `---` lines with `id` and `block_type`, the content "
+            f"lines, then a line `{self.end_marker}`. Example:\n{self.start_marker}\n---\n"
+            f"id: b1\nblock_type: {types[0].marker}\n---\n...\n{self.end_marker}\n"
+            "Block types:"
+        )
+        return listing(intro, types, lambda block_type: block_type.marker)

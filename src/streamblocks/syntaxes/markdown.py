@@ -1,0 +1,119 @@
+"""Fenced code blocks that carry a block: a registered info string, or a YAML
+frontmatter naming a registered ``block_type`` as the fence's first lines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..core.registry import BlockType
+from ..prompts import listing
+from .base import Header, LineParser, Syntax, TypeTable, Verdict
+from .fences import FENCE_STARTS, Fence, ShownFence, closing_fence, fence_prefix, opening_fence
+from .frontmatter import FRONTMATTER_FENCE, frontmatter_header
+from .preamble import literal_line
+
+_FIRST, _FRONTMATTER = 0, 1
+
+
+class _FenceBlock(LineParser):
+    """An opening fence was read; the next line says whether a frontmatter follows."""
+
+    marker_starts = None
+
+    def __init__(self, fence: Fence, types: TypeTable, info_type: BlockType | None) -> None:
+        self.fence = fence
+        self.types = types
+        self.info_type = info_type
+        self.committed = info_type is not None
+        self.phase = _FIRST
+        self.attrs: dict[str, Any] = {"info": fence.info} if fence.info else {}
+        self.lines: list[str] = []
+
+    def held(self, piece: str) -> None:
+        self.lines.append(piece)
+
+    def on_line(self, line: str, complete: bool) -> Verdict:
+        closing = closing_fence(line, self.fence, complete)
+        if self.started:
+            if closing is Verdict.REJECT:
+                return Verdict.CONTENT
+            return closing
+        frontmatter = literal_line(line, FRONTMATTER_FENCE, complete)
+        if Verdict.PENDING in (closing, frontmatter):
+            return Verdict.PENDING
+        if closing is Verdict.CLOSE:
+            return self._without_frontmatter(then=Verdict.CLOSE)
+        if self.phase == _FIRST:
+            if frontmatter is Verdict.CLOSE:
+                self.phase = _FRONTMATTER
+                self.marker_starts = "-" + FENCE_STARTS
+                return Verdict.HOLD
+            return self._without_frontmatter(then=Verdict.CONTENT)
+        if frontmatter is not Verdict.CLOSE:
+            return Verdict.HOLD
+        held = "".join(self.lines)
+        body = held[held.index("\n", held.index("\n") + 1) + 1 :]
+        header = frontmatter_header(body, 3, self.types, fallback=self.info_type)
+        if header is None:
+            return self._shown(closed=False)
+        self.header = header._replace(attrs=self.attrs)
+        self.then = None
+        self.marker_starts = FENCE_STARTS
+        return Verdict.START
+
+    def _without_frontmatter(self, then: Verdict) -> Verdict:
+        info_type = self.info_type
+        if info_type is None:
+            return self._shown(closed=then is Verdict.CLOSE)
+        self.header = Header(info_type.marker, info_type, None, self.attrs, None)
+        self.opener_lines = 1
+        self.then = then
+        self.marker_starts = FENCE_STARTS
+        return Verdict.START
+
+    def _shown(self, closed: bool) -> Verdict:
+        self.continuation = None if closed else ShownFence(self.fence)
+        return Verdict.VERBATIM
+
+    def on_end(self) -> Verdict:
+        if self.started or self.committed:
+            return Verdict.CLOSE
+        return Verdict.VERBATIM
+
+    def on_overflow(self) -> Verdict:
+        return self._shown(closed=False)
+
+
+@dataclass(frozen=True)
+class MarkdownFrontmatterSyntax(Syntax):
+    """A fenced code block (CommonMark fence rules) that is a block when its
+    frontmatter's ``block_type`` or, failing that, its info string names a registered
+    type. Every other fence stays visible text, and no marker inside it is recognised.
+
+    An optional YAML frontmatter between ``---`` lines may open the fence; it is the
+    block's metadata and its ``id`` the block id. The content is the text between the
+    frontmatter (or the opening fence) and the closing fence.
+    """
+
+    name: ClassVar[str] = "markdown_frontmatter"
+    starts_with: ClassVar[str | None] = FENCE_STARTS
+
+    def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
+        if not complete:
+            return fence_prefix(line)
+        fence = opening_fence(line)
+        if fence is None:
+            return Verdict.REJECT
+        info_name = fence.info.split(maxsplit=1)[0] if fence.info else ""
+        return _FenceBlock(fence, types, types.markers.get(info_name))
+
+    def describe(self, types: Sequence[BlockType]) -> str:
+        intro = (
+            "You can write the following blocks as fenced code blocks whose info string is "
+            "the block type, optionally opening with a YAML frontmatter between two `---` "
+            f"lines (for example an `id`). Example:\n```{types[0].marker}\n---\nid: b1\n---\n"
+            "...\n```\nBlock types:"
+        )
+        return listing(intro, types, lambda block_type: block_type.marker)
