@@ -23,7 +23,21 @@ _NOTHING: Any = object()
 
 
 def field(obj: Any, name: str) -> Any:
-    """``obj.name``, or ``obj[name]`` for a mapping; ``None`` when absent."""
+    """``obj.name``, or ``obj[name]`` for a mapping; ``None`` when absent.
+
+    On the hot path: dicts and pydantic models (every SDK's events) are read from their
+    storage directly, because a missing attribute on a pydantic model costs an exception.
+    """
+    if obj.__class__ is dict:
+        return obj.get(name)
+    storage = getattr(obj, "__dict__", None)
+    if storage is not None:
+        value = storage.get(name, _NOTHING)
+        if value is not _NOTHING:
+            return value
+        extra = getattr(obj, "__pydantic_extra__", _NOTHING)
+        if extra is not _NOTHING:  # a pydantic model: fields in __dict__, extras here
+            return extra.get(name) if extra else None
     if isinstance(obj, Mapping):
         return obj.get(name)
     return getattr(obj, name, None)
@@ -31,10 +45,18 @@ def field(obj: Any, name: str) -> Any:
 
 def field2(obj: Any, snake: str, camel: str) -> Any:
     """Like :func:`field`, also trying the camelCase key of JSON wire dicts."""
-    if isinstance(obj, Mapping):
-        value = obj.get(snake)
-        return obj.get(camel) if value is None else value
-    return getattr(obj, snake, None)
+    value = field(obj, snake)
+    if value is None and _is_mapping(obj):
+        return obj.get(camel)
+    return value
+
+
+def _is_mapping(obj: Any) -> bool:
+    if obj.__class__ is dict:
+        return True
+    if hasattr(obj, "__pydantic_extra__"):
+        return False
+    return isinstance(obj, Mapping)
 
 
 def as_int(value: Any) -> int | None:
@@ -106,8 +128,8 @@ class ProviderAdapter:
     def usage(self, event: Any) -> Usage | None:
         return self._step(event).usage
 
-    def native_events(self, event: Any) -> list[Native]:
-        return list(self._step(event).natives)
+    def native_events(self, event: Any) -> Sequence[Native]:
+        return self._step(event).natives
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
