@@ -224,6 +224,7 @@ def test_register_adapter_goes_first(monkeypatch: pytest.MonkeyPatch) -> None:
         pass
 
     register_adapter(Mine)
+    register_adapter(Mine)  # again: replaces, does not fail
     assert type(detect_input_adapter(CHAT_CHUNK)) is Mine
     with pytest.raises(TypeError):
         register_adapter(object())

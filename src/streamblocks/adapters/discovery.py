@@ -193,6 +193,8 @@ class PluginRegistry:
         if not _is_adapter(instance):
             raise TypeError(f"{adapter!r} has no categorize()/extract_text()")
         plugin_name = name or f"{type(instance).__module__}.{type(instance).__qualname__}"
+        if self.manager.has_plugin(plugin_name):  # registering again replaces
+            self.manager.unregister(name=plugin_name)
         self.manager.register(_AdapterPlugin(instance), name=plugin_name)
 
     # -- queries ---------------------------------------------------------------------
