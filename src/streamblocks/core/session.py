@@ -14,8 +14,10 @@ classified its remainder streams without further questions. See
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Hashable, Mapping, Sequence
+import re
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -45,6 +47,7 @@ from .registry import BlockType
 
 _new = tuple.__new__  # builds an event without the keyword-handling constructor
 _FAST_TEXT, _FAST_CONTENT = 1, 2
+_COMPACT_EVERY = 256
 _CONTENT = "content"
 
 SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
@@ -56,6 +59,8 @@ class _OpenBlock:
     __slots__ = (
         "block_id",
         "block_type",
+        "compact_at",
+        "compacted",
         "error",
         "index",
         "metadata",
@@ -76,6 +81,8 @@ class _OpenBlock:
         self.start = start
         self.raw: list[str] = []
         self.raw_len = 0
+        self.compacted = 0
+        self.compact_at = _COMPACT_EVERY
         self.opener_len = 0
         self.block_id = ""
         self.type_name = ""
@@ -83,6 +90,14 @@ class _OpenBlock:
         self.metadata: Any = None
         self.streamed = False
         self.error: tuple[ErrorCode, str] | None = None
+
+    def compact(self) -> None:
+        """Join the small pieces held since the last compaction into one, so a block
+        fed a character at a time holds about one string per kilobyte, not millions."""
+        raw = self.raw
+        raw[self.compacted :] = ["".join(raw[self.compacted :])]
+        self.compacted = len(raw)
+        self.compact_at = self.compacted + _COMPACT_EVERY
 
 
 class _NativeBlock:
@@ -117,6 +132,9 @@ class Session:
         self._limits = limits
         self._max_marker = limits.max_marker_chars
         self._prefilter = tuple(getattr(syntax, "starts_with", None) for syntax, _ in plan)
+        self._outside_starts: str | None = (
+            None if None in self._prefilter else "".join(sorted(set("".join(self._prefilter))))  # type: ignore[arg-type]
+        )
         self._adapter: InputAdapter | None = None
         self._adapter_spec = input_adapter
         self._identity = input_adapter is None
@@ -130,6 +148,8 @@ class Session:
         self._flow = Verdict.TEXT
         self._delta_key: tuple[str, str, str | None] = ("", "", None)
         self._fast = 0
+        self._fast_stops = ""
+        self._fast_search: Callable[[str], object] = _ANY_LINE
         self._parser: LineParser | None = None
         self._block: _OpenBlock | None = None
         self._natives: dict[Hashable, _NativeBlock] = {}
@@ -145,22 +165,30 @@ class Session:
         """Process one chunk of text (or one provider event) and return the events it
         made decidable."""
         fast = self._fast
-        if fast and chunk.__class__ is str and "\n" not in chunk and chunk:
+        if (
+            fast
+            and chunk.__class__ is str
+            and chunk
+            and (self._line is None or chunk[0] not in self._fast_stops)
+            and ("\n" not in chunk or self._fast_search(chunk) is None)
+        ):
+            # The chunk cannot change the state: no line in it can start a marker.
+            self._line = "" if chunk[-1] == "\n" else None
             self._pos += len(chunk)
             if fast == _FAST_TEXT:
                 return [_new(TextDelta, (chunk,))]
             block = self._block
             assert block is not None
+            raw = block.raw
             if block.raw_len + len(chunk) <= self._limits.max_block_chars:
-                block.raw.append(chunk)
+                raw.append(chunk)
                 block.raw_len += len(chunk)
-                parser = block.parser
-                return [
-                    _new(
-                        BlockDelta, (block.block_id, block.type_name, _CONTENT, chunk, parser.path)
-                    )
-                ]
+                if len(raw) > block.compact_at:
+                    block.compact()
+                fields = (block.block_id, block.type_name, _CONTENT, chunk, block.parser.path)
+                return [_new(BlockDelta, fields)]
             self._pos -= len(chunk)
+            self._line = None
         if self._closed:
             raise SessionClosedError("feed() after close()")
         out = self._out = []
@@ -302,23 +330,44 @@ class Session:
     # ------------------------------------------------------------------ text
 
     def _consume(self, text: str) -> None:
-        """Route ``text`` line by line: decide line starts, stream line remainders."""
+        """Route ``text`` line by line: decide line starts, stream line remainders.
+
+        Runs of lines that no marker of the current context can start (their first
+        character is not in the context's marker characters) go out in one piece,
+        found by one regular-expression search, so long chunks cost little per line.
+        """
         if self._pos == 0 and self._line == "" and text.startswith("\ufeff"):
             self._text("\ufeff")  # a BOM is text, and the line still starts after it
             text = text[1:]
         i, n = 0, len(text)
         while i < n:
-            nl = text.find("\n", i)
-            end = n if nl < 0 else nl + 1
-            if self._line is None:
-                self._flow_out(text[i:end])
+            line = self._line
+            if line is None:  # the rest of a classified line
+                nl = text.find("\n", i)
+                end = n if nl < 0 else nl + 1
                 if nl >= 0:
                     self._line = ""
+                self._flow_out(text[i:end])
+            elif not line and (run := self._plain_run()) is not None and text[i] not in run[0]:
+                found = run[1].search(text, i)
+                end = n if found is None else found.start() + 1
+                self._line = "" if text[end - 1] == "\n" else None
+                parser = self._parser
+                self._flow = Verdict.TEXT if parser is None else _default_verdict(parser)
+                self._flow_out(text[i:end])
             else:
-                line = self._line + text[i:end]
+                nl = text.find("\n", i)
+                end = n if nl < 0 else nl + 1
                 self._line = None
-                self._decide(line, nl >= 0)
+                self._decide(line + text[i:end], nl >= 0)
             i = end
+
+    def _plain_run(self) -> tuple[str, re.Pattern[str]] | None:
+        """The current context's marker characters and the search for the next line
+        starting with one; ``None`` when any line may be a marker."""
+        parser = self._parser
+        starts = self._outside_starts if parser is None else parser.marker_starts
+        return None if starts is None else _marker_line_search(starts)
 
     def _flow_out(self, piece: str) -> None:
         """Send the rest of an already classified line where its class says."""
@@ -446,6 +495,8 @@ class Session:
             block.raw.append(taken)
             block.raw_len += len(taken)
             self._pos += len(taken)
+            if len(block.raw) > block.compact_at:
+                block.compact()
         return len(taken)
 
     def _hold_unlimited(self, line: str) -> None:
@@ -471,24 +522,31 @@ class Session:
             self._overflow(piece[taken:])
 
     def _overflow(self, rest: str) -> None:
-        """The open block crossed a size limit: report it, let the rest flow as text."""
+        """The open block crossed a size limit: report it; the rest of the line flows
+        as text and the lines after it are read again from the top."""
         block = self._block
         assert block is not None
         parser = block.parser
         self._flow = Verdict.TEXT
+        cut = rest.find("\n") + 1
+        head, tail = (rest[:cut], rest[cut:]) if cut else (rest, "")
         if not parser.started and not parser.committed:
-            if parser.on_overflow() is Verdict.VERBATIM:
-                self._verbatim(rest)
-            else:
+            if parser.on_overflow() is not Verdict.VERBATIM:
                 self._reject(rest)
-            return
-        if parser.started:
-            code, limit = ErrorCode.TOO_LARGE, f"max_block_chars={self._limits.max_block_chars}"
+                return
+            self._verbatim(head)
         else:
-            code = ErrorCode.METADATA_TOO_LARGE
-            limit = f"max_metadata_chars={self._limits.max_metadata_chars}"
-        self._drop_block(code, f"{block.type_name or 'the block'} grew past {limit}")
-        self._text(rest)
+            if parser.started:
+                code = ErrorCode.TOO_LARGE
+                limit = f"max_block_chars={self._limits.max_block_chars}"
+            else:
+                code = ErrorCode.METADATA_TOO_LARGE
+                limit = f"max_metadata_chars={self._limits.max_metadata_chars}"
+            self._drop_block(code, f"{block.type_name or 'the block'} grew past {limit}")
+            self._text(head)
+        self._line = "" if head.endswith("\n") else None
+        if tail:
+            self._consume(tail)
 
     def _begin_block(self, block: _OpenBlock) -> None:
         """The header is complete: resolve the type, validate metadata, announce."""
@@ -739,20 +797,38 @@ class Session:
             self._flush_deltas()
 
     def _update_fast(self) -> None:
-        """Enable ``feed``'s shortcut for chunks that cannot change the state."""
+        """Enable ``feed``'s shortcut: plain text (or plain block content) in a context
+        whose marker lines can be recognised by their first character."""
         self._fast = 0
-        if self._line is not None or not self._identity:
+        line = self._line
+        if line or not self._identity:
             return
         parser = self._parser
-        if self._flow is Verdict.TEXT and (parser is None or parser.visible):
-            self._fast = _FAST_TEXT
-        elif (
-            self._flow is Verdict.CONTENT
-            and self._block is not None
-            and self._block.streamed
-            and self._block.parser.started
-        ):
-            self._fast = _FAST_CONTENT
+        block = self._block
+        if parser is None or parser.visible:
+            mode, default = _FAST_TEXT, Verdict.TEXT
+        elif block is not None and block.streamed and parser.started:
+            mode, default = _FAST_CONTENT, Verdict.CONTENT
+        else:
+            return
+        run = self._plain_run()
+        if line is None:
+            if self._flow is not default:
+                return
+            if run is None:  # only chunks without a newline take the shortcut
+                self._fast, self._fast_stops, self._fast_search = mode, "", _ANY_LINE
+                return
+        if run is not None:
+            self._flow = default
+            self._fast, self._fast_stops, self._fast_search = mode, run[0], run[1].search
+
+
+_ANY_LINE = re.compile("\n").search
+
+
+@functools.lru_cache(maxsize=64)
+def _marker_line_search(starts: str) -> tuple[str, re.Pattern[str]]:
+    return starts, re.compile("\n[" + re.escape(starts) + "]")
 
 
 def _default_verdict(parser: LineParser) -> Verdict:

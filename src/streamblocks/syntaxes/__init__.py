@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
+from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, literal_line
 from .frontmatter import DelimiterFrontmatterSyntax
 from .markdown import MarkdownFrontmatterSyntax
 from .preamble import DelimiterPreambleSyntax
@@ -17,4 +17,5 @@ __all__ = [
     "Syntax",
     "TypeTable",
     "Verdict",
+    "literal_line",
 ]

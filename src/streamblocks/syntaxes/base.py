@@ -204,3 +204,18 @@ def strip_line_end(line: str) -> str:
     if line.endswith("\n"):
         line = line[:-2] if line.endswith("\r\n") else line[:-1]
     return line
+
+
+def literal_line(line: str, marker: str, complete: bool) -> Verdict:
+    """Is ``line`` the marker ``marker`` followed only by whitespace?
+
+    ``CLOSE`` for a complete match, ``PENDING`` while a partial line could still be one,
+    ``REJECT`` otherwise.
+    """
+    if len(line) <= len(marker):
+        if not marker.startswith(line):
+            return Verdict.REJECT
+        return Verdict.CLOSE if complete and len(line) == len(marker) else Verdict.PENDING
+    if not line.startswith(marker) or line[len(marker) :].strip():
+        return Verdict.REJECT
+    return Verdict.CLOSE if complete else Verdict.PENDING

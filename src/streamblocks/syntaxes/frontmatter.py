@@ -12,20 +12,20 @@ import yaml
 from ..core.errors import ErrorCode
 from ..core.registry import BlockType
 from ..prompts import listing
-from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
-from .preamble import literal_line
+from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, literal_line
 
 FRONTMATTER_FENCE = "---"
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
 
 
 def load_yaml_mapping(text: str, what: str, first_line: int = 1) -> dict[str, Any]:
-    """Read ``text`` as a YAML mapping (``yaml.safe_load`` only: no tags run code).
+    """Read ``text`` as a YAML mapping with the safe loader (no tag runs code).
 
     ``first_line`` is the block line ``text`` starts on, so errors name the line as the
     model wrote it. Raises :class:`ParseFailure`.
     """
     try:
-        value = yaml.safe_load(text)
+        value = yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

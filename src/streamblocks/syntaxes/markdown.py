@@ -9,10 +9,9 @@ from typing import Any, ClassVar
 
 from ..core.registry import BlockType
 from ..prompts import listing
-from .base import Header, LineParser, Syntax, TypeTable, Verdict
+from .base import Header, LineParser, Syntax, TypeTable, Verdict, literal_line
 from .fences import FENCE_STARTS, Fence, ShownFence, closing_fence, fence_prefix, opening_fence
 from .frontmatter import FRONTMATTER_FENCE, frontmatter_header
-from .preamble import literal_line
 
 _FIRST, _FRONTMATTER = 0, 1
 

@@ -9,28 +9,13 @@ from typing import ClassVar
 
 from ..core.registry import BlockType
 from ..prompts import listing
-from .base import Header, LineParser, Syntax, TypeTable, Verdict
+from .base import Header, LineParser, Syntax, TypeTable, Verdict, literal_line
 
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _OPENER = re.compile(rf"!!({_NAME_CHARS}+):({_NAME_CHARS}+)((?::[^:]*)*)")
 _OPENER_PREFIX = re.compile(
     rf"!(?:!(?:{_NAME_CHARS}+(?::(?:{_NAME_CHARS}+(?::.*|\s*))?)?)?)?", re.DOTALL
 )
-
-
-def literal_line(line: str, marker: str, complete: bool) -> Verdict:
-    """Is ``line`` the marker ``marker`` followed only by whitespace?
-
-    ``CLOSE`` for a complete match, ``PENDING`` while a partial line could still be one,
-    ``REJECT`` otherwise.
-    """
-    if len(line) <= len(marker):
-        if not marker.startswith(line):
-            return Verdict.REJECT
-        return Verdict.CLOSE if complete and len(line) == len(marker) else Verdict.PENDING
-    if not line.startswith(marker) or line[len(marker) :].strip():
-        return Verdict.REJECT
-    return Verdict.CLOSE if complete else Verdict.PENDING
 
 
 class _PreambleBlock(LineParser):

@@ -1,0 +1,1 @@
+"""The core: events, blocks, registry, limits, errors, the session and the processor."""

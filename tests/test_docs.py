@@ -1,0 +1,73 @@
+"""Every Python snippet in the README and the docs runs, and the examples run."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+SNIPPET = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def snippets() -> list[tuple[str, str]]:
+    found = []
+    for page in PAGES:
+        for index, match in enumerate(SNIPPET.finditer(page.read_text("utf-8"))):
+            found.append((f"{page.relative_to(ROOT)}#{index}", match.group(1)))
+    return found
+
+
+@pytest.mark.parametrize(("where", "code"), snippets(), ids=[w for w, _ in snippets()])
+def test_snippet_runs(where: str, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, where, "exec"), {"__name__": "__snippet__"})
+
+
+def test_examples_run() -> None:
+    for example in sorted((ROOT / "examples").glob("*.py")):
+        done = subprocess.run(
+            [sys.executable, str(example)], capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0, f"{example.name}: {done.stderr}"
+
+
+def test_cli_demo_runs_offline() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "streamblocks", "demo", "--delay", "0", "--hide-text"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "patch p1" in done.stdout
+    assert "4 blocks, 0 errors" in done.stdout
+
+
+def test_cli_extract_json(tmp_path: Path) -> None:
+    source = tmp_path / "reply.txt"
+    source.write_text("hi\n!!n1:note\nx\n!!end\n!!n2:note\nunclosed", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "streamblocks", "extract", str(source), "--json", "--strict"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert sum('"type": "BLOCK_END"' in line for line in lines) == 1
+    assert any('"UNCLOSED"' in line for line in lines)
+    missing = subprocess.run(
+        [sys.executable, "-m", "streamblocks", "extract", str(tmp_path / "nope.txt")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert missing.returncode == 2
+    assert "cannot read" in missing.stderr
