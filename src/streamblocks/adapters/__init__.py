@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from .detection import detect_input_adapter
+from .discovery import ENTRY_POINT_GROUP, PluginInfo, available, register_adapter
+from .hookspecs import hookimpl
 from .identity import IdentityInputAdapter
 from .protocols import (
     EventCategory,
@@ -15,6 +17,7 @@ from .protocols import (
 )
 
 __all__ = [
+    "ENTRY_POINT_GROUP",
     "EventCategory",
     "IdentityInputAdapter",
     "InputAdapter",
@@ -23,5 +26,9 @@ __all__ = [
     "NativeEnd",
     "NativeStart",
     "OutputAdapter",
+    "PluginInfo",
+    "available",
     "detect_input_adapter",
+    "hookimpl",
+    "register_adapter",
 ]

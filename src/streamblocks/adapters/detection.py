@@ -1,7 +1,8 @@
 """Choosing an input adapter for a stream.
 
 ``"auto"`` decides on the stream's first event: ``str`` is text; otherwise the first
-discovered adapter that claims the event; otherwise identity, with one warning.
+discovered adapter that claims the event (third-party plugins first, then the built-ins);
+otherwise identity, with one warning.
 """
 
 from __future__ import annotations
@@ -10,17 +11,26 @@ import warnings
 from typing import Any
 
 from ..core.errors import AdapterWarning
+from . import discovery
 from .identity import IdentityInputAdapter
 from .protocols import InputAdapter
 
 
 def detect_input_adapter(event: Any) -> InputAdapter:
-    """The adapter for a stream whose first event is ``event``."""
+    """The adapter for a stream whose first event is ``event``.
+
+    No provider SDK is imported to decide: adapters look at the event's module, class
+    and shape, so replayed JSON (plain dicts) is recognised too.
+    """
     if isinstance(event, str):
         return IdentityInputAdapter()
+    adapter = discovery.plugins().detect(event)
+    if adapter is not None:
+        return adapter
     warnings.warn(
         f"no input adapter recognised the first event ({type(event).__module__}."
-        f"{type(event).__qualname__}); non-text events are passed through",
+        f"{type(event).__qualname__}); non-text events are passed through. "
+        "Pass input_adapter=... to choose one.",
         AdapterWarning,
         stacklevel=3,
     )

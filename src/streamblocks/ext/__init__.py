@@ -1,0 +1,1 @@
+"""Provider integrations: one package per provider, each importing its SDK only inside."""

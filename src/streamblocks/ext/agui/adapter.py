@@ -1,0 +1,184 @@
+"""AG-UI input adapter: ``ag_ui.core`` events (or their JSON) as an input stream."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...core.events import StopReason, Usage
+from .._base import PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, enum_value, field2
+from .types import (
+    EVENT_TYPES,
+    FRAMING_SKIP_TYPES,
+    REASONING_CONTENT_TYPES,
+    REASONING_END_TYPES,
+    REASONING_START_TYPES,
+    TEXT_TYPES,
+)
+
+_USAGE_FIELDS = (
+    ("input_tokens", "input_tokens", "inputTokens"),
+    ("output_tokens", "output_tokens", "outputTokens"),
+    ("total_tokens", "total_tokens", "totalTokens"),
+    ("cache_read_tokens", "cached_input_tokens", "cachedInputTokens"),
+    ("cache_write_tokens", "cache_write_input_tokens", "cacheWriteInputTokens"),
+    ("reasoning_tokens", "reasoning_tokens", "reasoningTokens"),
+)
+
+
+def _usage(entries: Any) -> Usage | None:
+    """The sum of a run's ``usage`` entries (one per model call)."""
+    if not entries:
+        return None
+    totals: dict[str, int] = {}
+    for entry in entries:
+        for ours, snake, camel in _USAGE_FIELDS:
+            value = as_int(field2(entry, snake, camel))
+            if value is not None:
+                totals[ours] = totals.get(ours, 0) + value
+    return Usage(**totals) if totals else None
+
+
+def _kind(event: Any) -> str | None:
+    kind = enum_value(field2(event, "type", "type"))
+    return kind if kind in EVENT_TYPES else None
+
+
+class AGUIInputAdapter(ProviderAdapter):
+    """Reads an AG-UI event stream (``ag_ui.core`` events, or their JSON dicts).
+
+    ``TEXT_MESSAGE_CONTENT`` and ``TEXT_MESSAGE_CHUNK`` deltas are text; the message
+    start/end events only frame it. ``REASONING_MESSAGE_*`` (and the older
+    ``THINKING_TEXT_MESSAGE_*``) become ``thinking`` blocks, ``TOOL_CALL_START/ARGS/END``
+    and ``TOOL_CALL_CHUNK`` become ``tool_call`` blocks. ``RUN_STARTED`` starts the
+    stream and ``RUN_FINISHED`` ends it (with the run's summed usage); ``RUN_ERROR`` and
+    everything else (tool results, state, steps, custom and raw events) pass through.
+    """
+
+    _open: dict[Hashable, None]
+    _chunk_tool: Hashable | None
+    _pending_calls: set[Any]
+
+    def _reset(self) -> None:
+        self._open = {}
+        self._chunk_tool = None
+        self._pending_calls = set()
+
+    def matches(self, event: Any) -> bool:
+        try:
+            module = type(event).__module__
+            if module.startswith("ag_ui.") or isinstance(event, dict):
+                return _kind(event) is not None
+            return False
+        except Exception:
+            return False
+
+    def _start(self, key: Hashable, start: NativeStart) -> list[Native]:
+        if key in self._open:
+            return []
+        self._open[key] = None
+        return [start]
+
+    def _end(self, key: Hashable) -> list[Native]:
+        if key not in self._open:
+            return []
+        del self._open[key]
+        if key == self._chunk_tool:
+            self._chunk_tool = None
+        return [NativeEnd(key)]
+
+    def _analyze(self, event: Any) -> Step:
+        kind = _kind(event)
+        if kind in TEXT_TYPES:
+            delta = field2(event, "delta", "delta")
+            return Step(EventCategory.TEXT_CONTENT, delta) if delta else SKIP
+        if kind is None or kind in FRAMING_SKIP_TYPES:
+            return SKIP if kind else PASSTHROUGH
+        if kind in REASONING_START_TYPES or kind in REASONING_CONTENT_TYPES:
+            message_id = field2(event, "message_id", "messageId")
+            key = ("reasoning", message_id)
+            natives = self._start(
+                key,
+                NativeStart(key, "thinking", message_id if isinstance(message_id, str) else None),
+            )
+            delta = field2(event, "delta", "delta")
+            if delta:
+                natives.append(NativeDelta(key, delta))
+            return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+        if kind in REASONING_END_TYPES:
+            natives = self._end(("reasoning", field2(event, "message_id", "messageId")))
+            return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+        if kind.startswith("TOOL_CALL_"):
+            return self._tool(kind, event)
+        if kind == "RUN_STARTED":
+            return START
+        if kind == "RUN_FINISHED":
+            self._open.clear()
+            return Step(
+                EventCategory.STREAM_END,
+                natives=(NativeEnd(None),),
+                stop=self._finish_reason(event),
+                usage=_usage(field2(event, "usage", "usage")),
+            )
+        if kind == "RUN_ERROR":
+            self._open.clear()
+            return Step(
+                EventCategory.PASSTHROUGH,
+                natives=(NativeEnd(None),),
+                stop=StopReason.error,
+                usage=_usage(field2(event, "usage", "usage")),
+            )
+        return PASSTHROUGH
+
+    def _tool(self, kind: str, event: Any) -> Step:
+        call_id = field2(event, "tool_call_id", "toolCallId")
+        if kind == "TOOL_CALL_RESULT":
+            self._pending_calls.discard(call_id)
+            return PASSTHROUGH
+        natives: list[Native] = []
+        if kind == "TOOL_CALL_CHUNK":
+            if call_id is None:
+                key = self._chunk_tool
+            else:
+                key = ("tool_call", call_id)
+                if key != self._chunk_tool and self._chunk_tool is not None:
+                    natives.extend(self._end(self._chunk_tool))
+            if key is None:
+                return SKIP
+            if key not in self._open:
+                self._chunk_tool = key
+        else:
+            key = ("tool_call", call_id)
+        if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and key not in self._open:
+            self._pending_calls.add(call_id)
+            name = field2(event, "tool_call_name", "toolCallName")
+            natives.extend(
+                self._start(
+                    key,
+                    NativeStart(
+                        key,
+                        "tool_call",
+                        call_id if isinstance(call_id, str) else None,
+                        {"name": name, "id": call_id},
+                        "json",
+                    ),
+                )
+            )
+        if kind == "TOOL_CALL_END":
+            natives.extend(self._end(key))
+        else:
+            delta = field2(event, "delta", "delta")
+            if delta and key in self._open:
+                natives.append(NativeDelta(key, delta))
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _finish_reason(self, event: Any) -> StopReason:
+        outcome = field2(event, "outcome", "outcome")
+        outcome_type = enum_value(field2(outcome, "type", "type")) if outcome else None
+        if outcome_type in ("interrupt", "cancelled"):
+            return StopReason.unknown
+        pending = field2(outcome, "pending_tool_call_ids", "pendingToolCallIds") if outcome else ()
+        if pending or self._pending_calls:
+            return StopReason.tool_use
+        return StopReason.end_turn

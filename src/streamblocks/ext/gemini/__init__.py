@@ -1,0 +1,11 @@
+"""Gemini: google-genai streams (``pip install streamblocks[gemini]``).
+
+The adapter reads chunks by shape and never imports ``google.genai`` itself, so replayed
+JSON (plain dicts, camelCase or snake_case) works without the SDK too.
+"""
+
+from __future__ import annotations
+
+from .adapter import GeminiInputAdapter
+
+__all__ = ["GeminiInputAdapter"]

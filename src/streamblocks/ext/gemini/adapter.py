@@ -1,0 +1,150 @@
+"""Gemini input adapter: google-genai ``GenerateContentResponse`` stream chunks."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...core.events import StopReason, Usage
+from .._base import SKIP, ProviderAdapter, Step, as_int, enum_value, field, field2
+from .types import FINISH_REASONS
+
+_THOUGHT_KEY = "thought"
+
+
+def _usage(raw: Any) -> Usage | None:
+    if raw is None:
+        return None
+    candidates = as_int(field2(raw, "candidates_token_count", "candidatesTokenCount"))
+    thoughts = as_int(field2(raw, "thoughts_token_count", "thoughtsTokenCount"))
+    output = None
+    if candidates is not None or thoughts is not None:
+        output = (candidates or 0) + (thoughts or 0)
+    return Usage(
+        input_tokens=as_int(field2(raw, "prompt_token_count", "promptTokenCount")),
+        output_tokens=output,
+        total_tokens=as_int(field2(raw, "total_token_count", "totalTokenCount")),
+        cache_read_tokens=as_int(
+            field2(raw, "cached_content_token_count", "cachedContentTokenCount")
+        ),
+        reasoning_tokens=thoughts,
+    )
+
+
+def _signature(part: Any) -> str | None:
+    raw = field2(part, "thought_signature", "thoughtSignature")
+    if isinstance(raw, bytes):
+        return base64.b64encode(raw).decode("ascii")
+    return raw if isinstance(raw, str) else None
+
+
+class GeminiInputAdapter(ProviderAdapter):
+    """Reads google-genai ``generate_content_stream`` chunks, sync or async.
+
+    Each chunk is a ``GenerateContentResponse``; the text parts of the first candidate
+    are text. Parts marked ``thought`` are a ``thinking`` block, never text; each
+    ``function_call`` part is a complete ``tool_call`` block (its ``args`` the content).
+    The finish reason and the (cumulative) usage metadata come from the last chunks.
+    Chunks carrying only other parts (images, code execution) pass through. Usage
+    reports ``output_tokens`` as candidate plus thought tokens, as the other providers do.
+    """
+
+    _thinking_open: bool
+    _calls: int
+    _called: bool
+    _thought_signature: str | None
+
+    def _reset(self) -> None:
+        self._thinking_open = False
+        self._thought_signature = None
+        self._calls = 0
+        self._called = False
+
+    def matches(self, event: Any) -> bool:
+        try:
+            cls = type(event)
+            if cls.__module__.startswith("google.genai"):
+                return cls.__name__ == "GenerateContentResponse"
+            if not isinstance(event, dict):
+                return False
+            if isinstance(event.get("candidates"), list):
+                return True
+            if "promptFeedback" in event or "prompt_feedback" in event:
+                return True
+            has_usage = "usageMetadata" in event or "usage_metadata" in event
+            return has_usage and ("modelVersion" in event or "model_version" in event)
+        except Exception:
+            return False
+
+    def _close_thinking(self, natives: list[Native]) -> None:
+        if self._thinking_open:
+            self._thinking_open = False
+            signature, self._thought_signature = self._thought_signature, None
+            attrs = {"signature": signature} if signature else None
+            natives.append(NativeEnd(_THOUGHT_KEY, None, attrs))
+
+    def _analyze(self, event: Any) -> Step:
+        text = ""
+        natives: list[Native] = []
+        other = False
+        stop: StopReason | None = None
+        candidates = field(event, "candidates")
+        candidate = candidates[0] if candidates else None
+        if candidate is not None:
+            content = field(candidate, "content")
+            for part in (field(content, "parts") if content is not None else None) or ():
+                piece = field(part, "text")
+                call = field2(part, "function_call", "functionCall")
+                if isinstance(piece, str) and field(part, "thought"):
+                    if not self._thinking_open:
+                        self._thinking_open = True
+                        natives.append(NativeStart(_THOUGHT_KEY, "thinking"))
+                    if piece:
+                        natives.append(NativeDelta(_THOUGHT_KEY, piece))
+                    signature = _signature(part)
+                    if signature:
+                        self._thought_signature = signature
+                elif isinstance(piece, str):
+                    if piece:
+                        self._close_thinking(natives)
+                        text += piece
+                elif call is not None:
+                    self._close_thinking(natives)
+                    natives.extend(self._call(call, _signature(part)))
+                else:
+                    other = True
+            reason = enum_value(field2(candidate, "finish_reason", "finishReason"))
+            if reason and reason != "FINISH_REASON_UNSPECIFIED":
+                self._close_thinking(natives)
+                stop = FINISH_REASONS.get(reason, StopReason.unknown)
+                if stop is StopReason.end_turn and self._called:
+                    stop = StopReason.tool_use
+        feedback = field2(event, "prompt_feedback", "promptFeedback")
+        if feedback is not None and field2(feedback, "block_reason", "blockReason"):
+            stop = StopReason.content_filter
+            other = True
+        usage = _usage(field2(event, "usage_metadata", "usageMetadata"))
+        if text:
+            category = EventCategory.TEXT_CONTENT
+        elif other:
+            category = EventCategory.PASSTHROUGH
+        else:
+            category = EventCategory.SKIP
+        if not natives and stop is None and usage is None and category is EventCategory.SKIP:
+            return SKIP
+        return Step(category, text, natives, stop, usage)
+
+    def _call(self, call: Any, signature: str | None) -> list[Native]:
+        self._called = True
+        self._calls += 1
+        key = ("function_call", self._calls)
+        call_id = field(call, "id")
+        attrs: dict[str, Any] = {"name": field(call, "name"), "id": call_id}
+        if signature:
+            attrs["thought_signature"] = signature
+        args = field(call, "args")
+        return [
+            NativeStart(key, "tool_call", call_id if isinstance(call_id, str) else None, attrs),
+            NativeEnd(key, dict(args) if args is not None else {}),
+        ]

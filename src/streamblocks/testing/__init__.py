@@ -1,0 +1,31 @@
+"""Test helpers for streamblocks users and adapter authors.
+
+- :class:`AdapterConformance` + :class:`AdapterSample`: a pytest test class checking an
+  input adapter against the contract (text exactly once, categories, stop reason,
+  usage, native blocks, detection without imports, chunking invariance).
+- :func:`run_adapter`: drive an adapter as a session does and see what it produced.
+- :func:`adversarial_splits`, :func:`adversarial_points`, :func:`split_at`,
+  :func:`chunk_bytes`: chunkings that break naive stream parsers.
+
+Installed as a pytest plugin (``pytest11`` entry point ``streamblocks``) providing the
+fixtures ``adapter_run`` and ``text_splits``.
+"""
+
+from __future__ import annotations
+
+from .conformance import AdapterConformance, AdapterSample
+from .runner import AdapterRun, NativeBlock, merge_usage, run_adapter
+from .splits import adversarial_points, adversarial_splits, chunk_bytes, split_at
+
+__all__ = [
+    "AdapterConformance",
+    "AdapterRun",
+    "AdapterSample",
+    "NativeBlock",
+    "adversarial_points",
+    "adversarial_splits",
+    "chunk_bytes",
+    "merge_usage",
+    "run_adapter",
+    "split_at",
+]

@@ -1,0 +1,94 @@
+"""Serving hand-written SSE bodies to the real SDK clients over httpx2.MockTransport."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any
+
+import httpx2
+
+from streamblocks.testing import chunk_bytes
+
+# The reply text every provider test streams: a block marker cut in the middle, lines
+# cut anywhere, and characters that take several code points (or UTF-8 bytes).
+REPLY = "Voilà 👩\u200d💻 café!\n!!b1:note\nnoté ✓ e\u0301\n!!end\nfin 🇫🇷 ok\n"
+REPLY_PIECES = [
+    "Voil",
+    "à 👩",
+    "\u200d💻 caf",
+    "é!\n!!b1:no",
+    "te\nno",
+    "té ✓ e",
+    "\u0301\n!!e",
+    "nd\nfin 🇫",
+    "🇷 ok\n",
+]
+assert "".join(REPLY_PIECES) == REPLY
+
+# Reasoning and tool arguments that look like blocks: they must never become reply text.
+THINKING_PIECES = ["Plan: write ", "!!b9:note\nsecret", "\n!!end\n ✓"]
+THINKING = "".join(THINKING_PIECES)
+TOOL_ARGS_PIECES = ['{"city": "Par', 'is 🇫🇷", "note": "!!b7:', 'note"}']
+TOOL_ARGS = {"city": "Paris 🇫🇷", "note": "!!b7:note"}
+
+
+def sse(
+    events: Sequence[tuple[str | None, Any]], *, done: bool = False, crlf: bool = False
+) -> bytes:
+    """An SSE body: ``(event name or None, JSON-able data)`` pairs."""
+    newline = "\r\n" if crlf else "\n"
+    out = []
+    for name, data in events:
+        lines = []
+        if name is not None:
+            lines.append(f"event: {name}")
+        lines.append("data: " + json.dumps(data, ensure_ascii=False))
+        out.append(newline.join(lines) + newline + newline)
+    if done:
+        out.append("data: [DONE]" + newline + newline)
+    return "".join(out).encode("utf-8")
+
+
+class ChunkedBody(httpx2.SyncByteStream, httpx2.AsyncByteStream):
+    """A response body delivered in small byte pieces (cutting UTF-8 sequences)."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        self.pieces = chunk_bytes(data, size)
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.pieces
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for piece in self.pieces:
+            yield piece
+
+
+class Recorder:
+    """The mock server: answers every request with ``body``, remembering the requests."""
+
+    def __init__(self, body: bytes, size: int = 7) -> None:
+        self.body = body
+        self.size = size
+        self.requests: list[httpx2.Request] = []
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        self.requests.append(request)
+        return httpx2.Response(
+            200,
+            headers={"content-type": "text/event-stream"},
+            stream=ChunkedBody(self.body, self.size),
+        )
+
+    def sync_client(self) -> httpx2.Client:
+        return httpx2.Client(transport=httpx2.MockTransport(self))
+
+    def async_client(self) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(transport=httpx2.MockTransport(self))
+
+
+async def collect_async(source: Any) -> list[Any]:
+    return [item async for item in source]
+
+
+Factory = Callable[[Recorder], Any]

@@ -1,0 +1,69 @@
+"""With no provider SDK importable, streamblocks and every adapter still work (on
+replayed JSON), and detection never tries to import an SDK."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+SCRIPT = textwrap.dedent(
+    """
+    import json, sys
+
+    BLOCKED = ("openai", "anthropic", "google.genai", "ag_ui", "httpx2")
+    attempts = []
+
+    class Block:
+        def find_spec(self, name, path=None, target=None):
+            if any(name == b or name.startswith(b + ".") for b in BLOCKED):
+                attempts.append(name)
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    sys.meta_path.insert(0, Block())
+
+    from streamblocks import BlockRegistry, StreamBlockProcessor
+    from streamblocks.adapters import available
+
+    registry = BlockRegistry()
+    registry.register("note")
+    processor = StreamBlockProcessor(registry)
+
+    def text(stream):
+        return "".join(e.text for e in processor.process(stream) if e.type == "TEXT_DELTA")
+
+    streams = {
+        "str": ["a\\n!!b1:note\\nx\\n!!end\\n", "z"],
+        "openai": [{"object": "chat.completion.chunk", "choices": [
+            {"index": 0, "delta": {"content": "z"}, "finish_reason": "stop"}]}],
+        "anthropic": [{"type": "content_block_delta", "index": 0,
+                       "delta": {"type": "text_delta", "text": "z"}}],
+        "gemini": [{"candidates": [{"content": {"parts": [{"text": "z"}]}}]}],
+        "agui": [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "z"}],
+    }
+    print(json.dumps({
+        "texts": {name: text(s) for name, s in streams.items()},
+        "loaded": sorted(i.name for i in available() if i.loaded),
+        "attempts": attempts,
+    }))
+    """
+)
+
+
+def test_everything_works_without_the_sdks() -> None:
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-c", SCRIPT], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    got = json.loads(result.stdout)
+    assert got["texts"] == {
+        "str": "a\nz",
+        "openai": "z",
+        "anthropic": "z",
+        "gemini": "z",
+        "agui": "z",
+    }
+    assert got["loaded"] == ["agui", "anthropic", "gemini", "openai"]
+    assert got["attempts"] == []  # nothing even tried to import an SDK
