@@ -320,7 +320,7 @@ class Session:
         elif native.parse == "json":
             try:
                 content = json.loads(text) if text.strip() else {}
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 self._error(
                     native.block_id,
                     native.block_type,
@@ -686,6 +686,10 @@ class Session:
             return
         except ValidationError as exc:
             self._error(*fail, ErrorCode.VALIDATION_FAILED, str(exc), raw)
+            return
+        except Exception as exc:  # a user parse_content, or a parser's own bug
+            message = f"reading the content of {block.type_name!r} failed: {exc!r}"
+            self._error(*fail, ErrorCode.PARSE_FAILED, message, raw)
             return
         header = block.parser.header
         attrs = header.attrs if header is not None else {}
@@ -1123,6 +1127,8 @@ def _validate_metadata(
         return block_type.metadata.model_validate(mapping), None
     except ValidationError as exc:
         return None, (ErrorCode.VALIDATION_FAILED, f"metadata of {block_type.name!r}: {exc}")
+    except Exception as exc:  # a model validator raising something pydantic does not wrap
+        return None, (ErrorCode.VALIDATION_FAILED, f"metadata of {block_type.name!r}: {exc!r}")
 
 
 def _validate_content(model: type[BaseModel], content: Any) -> Any:
