@@ -67,7 +67,8 @@ async def _drive(processor: StreamBlockProcessor, source: Source, mode: str) -> 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 @pytest.mark.parametrize(
-    "abort_on", [ErrorCode.VALIDATION_FAILED, "VALIDATION_FAILED", [ErrorCode.TOO_LARGE, "VALIDATION_FAILED"]]
+    "abort_on",
+    [ErrorCode.VALIDATION_FAILED, "VALIDATION_FAILED", [ErrorCode.TOO_LARGE, "VALIDATION_FAILED"]],
 )
 async def test_an_error_code_aborts_the_stream_and_closes_the_source(
     abort_on: Any, mode: str

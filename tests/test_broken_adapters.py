@@ -50,7 +50,8 @@ def _processor() -> StreamBlockProcessor:
 def test_an_event_the_adapter_cannot_read_passes_through(method: str) -> None:
     bad = {"text": "lost?", "bad": method}
     source = [{"text": "a\n!!b1:"}, bad, {"text": "note\nx\n!!end\n"}, dict(bad), {"text": "z"}]
-    with pytest.warns(AdapterWarning, match=r"test_broken_adapters\.Flaky raised .*exploded") as seen:
+    message = r"test_broken_adapters\.Flaky raised .*exploded"
+    with pytest.warns(AdapterWarning, match=message) as seen:
         events = list(_processor().process(source))
     assert len(seen) == 1  # once per stream, not once per event
     passed = [e.event for e in events if e.type is EventType.PASSTHROUGH]

@@ -241,7 +241,7 @@ def _buggy() -> StreamBlockProcessor:
 
 
 def test_close_after_a_feed_that_raised_is_safe() -> None:
-    """"After an error" means a ``feed`` that raised (a bug in a custom syntax, a
+    """ "After an error" means a ``feed`` that raised (a bug in a custom syntax, a
     MemoryError...): the session's state is not trusted any more, so it reads nothing
     else; ``close()`` ends the stream with ``stop_reason=error``."""
     session = _buggy().session()

@@ -20,7 +20,7 @@ from streamblocks import (
 from streamblocks.core.errors import ErrorCode
 
 LAUGHS = "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
-    f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi")
+    f"{c}: &{c} [{', '.join(['*' + p] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True)
 )
 HOSTILE_YAML = {
     "python-object": "x: !!python/object/apply:os.system ['echo pwned > /tmp/pwned']\n",
@@ -131,7 +131,8 @@ def test_nul_and_lone_surrogates_are_text_and_content() -> None:
     registry = BlockRegistry()
     registry.register("note")
     registry.register("think", syntax=XMLTagSyntax())
-    processor = StreamBlockProcessor(registry, input_adapter=None, limits=Limits(max_block_chars=64))
+    limits = Limits(max_block_chars=64)
+    processor = StreamBlockProcessor(registry, input_adapter=None, limits=limits)
     text = "\x00\ud800 <think>\udfff\x00</think>\n!!n\x00:note\n!!b1:note\n\udc80\n!!end\n\x00"
     events = assert_invariant(processor, text)
     assert [b.content for b in blocks(events)] == ["\udfff\x00", "\udc80\n"]

@@ -54,7 +54,7 @@ def test_resuming_at_every_chunk_boundary_equals_an_uninterrupted_run(
     option: int, via: str
 ) -> None:
     processor = harness.PROCESSORS[option]
-    for cut in range(0, -(-len(DOCUMENT) // 5) + 1):
+    for cut in range(-(-len(DOCUMENT) // 5) + 1):
         whole, resumed = _events_after(processor, cut, via)
         assert resumed[1:] == whole[1:], f"cut at chunk {cut}"  # stream ids differ
 
@@ -101,9 +101,7 @@ def test_hooks_need_not_be_picklable_for_snapshots() -> None:
         pickle.dumps(session)  # a lambda cannot be pickled by value...
     resumed = _lambda_processor().restore(session.snapshot())  # ...nor needs to be
     events = resumed.feed("d\n!!end\n") + resumed.close()
-    assert [e.code.value for e in events if e.type.value == "BLOCK_ERROR"] == [
-        "VALIDATION_FAILED"
-    ]
+    assert [e.code.value for e in events if e.type.value == "BLOCK_ERROR"] == ["VALIDATION_FAILED"]
 
 
 def test_a_differently_configured_processor_refuses_the_snapshot() -> None:
