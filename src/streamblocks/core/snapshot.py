@@ -75,7 +75,7 @@ def _config(
 def _describe(obj: Any) -> str:
     """``repr(obj)`` when it describes the value (a dataclass), else the class name."""
     cls = type(obj)
-    if cls.__repr__ is object.__repr__:
+    if cls.__repr__ is object.__repr__:  # type: ignore[comparison-overlap]
         return f"{cls.__module__}.{cls.__qualname__}"
     return repr(obj)
 
