@@ -28,7 +28,7 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when avai
 MAX_YAML_DEPTH = 100
 """Deepest nesting of flow collections (``[``/``{``) a YAML text may have: deeper
 texts are rejected before loading (PyYAML's cost grows with the square of the depth)."""
-_BRACKETS = re.compile(r"""[\[\]{}]|"(?:[^"\\\n]|\\.)*"|'[^'\n]*'""")
+_BRACKETS = re.compile(r"""[\[\]{}"'\n]""")
 
 
 def load_yaml_mapping(text: str, what: str, first_line: int = 1) -> dict[str, Any]:
@@ -60,22 +60,42 @@ def load_yaml_mapping(text: str, what: str, first_line: int = 1) -> dict[str, An
 
 
 def _check_nesting(text: str, what: str) -> None:
-    """Reject flow collections nested deeper than :data:`MAX_YAML_DEPTH` (brackets in
-    quoted scalars do not count; a bracket in a plain scalar may, which errs on the
-    safe side only for texts with over a hundred unbalanced brackets)."""
+    """Reject flow collections nested deeper than :data:`MAX_YAML_DEPTH`.
+
+    Brackets in quoted scalars do not count (a quote runs to its closing quote or the
+    end of the line); a bracket in a plain scalar may, which errs on the safe side only
+    for texts with over a hundred unbalanced brackets. One pass over the brackets,
+    quotes and newlines: linear in the text.
+    """
     if text.count("[") + text.count("{") <= MAX_YAML_DEPTH:
         return
     depth = 0
+    quote = ""
     for found in _BRACKETS.finditer(text):
         char = found.group()
-        if char in "[{":
+        at = found.start()
+        if quote:
+            if char == "\n" or (char == quote and (quote == "'" or _unescaped(text, at))):
+                quote = ""
+        elif char == "[" or char == "{":
             depth += 1
             if depth > MAX_YAML_DEPTH:
                 raise ParseFailure(
                     f"invalid YAML in {what}: collections nested deeper than {MAX_YAML_DEPTH}"
                 )
-        elif char in "]}":
+        elif char == "]" or char == "}":
             depth = max(depth - 1, 0)
+        elif char != "\n":
+            quote = char
+
+
+def _unescaped(text: str, at: int) -> bool:
+    """Whether the ``"`` at ``at`` is not escaped (an even run of backslashes before
+    it; each run is counted by the one quote that follows it)."""
+    before = at
+    while before > 0 and text[before - 1] == "\\":
+        before -= 1
+    return (at - before) % 2 == 0
 
 
 def _check_expansion(value: Any, budget: int, what: str) -> None:
