@@ -14,7 +14,7 @@ from typing import Any
 from helpers import run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz"))
-import harness  # noqa: E402
+import harness
 
 PROCESSOR = harness.PROCESSORS[0]
 PARTS = [
