@@ -482,7 +482,10 @@ class Session:
         """Classify the (partial or complete) line at the current line start."""
         body = strip_line_end(line) if complete else line
         parser = self._parser
-        if len(body) > self._max_marker:
+        if len(body) > self._max_marker and (
+            complete or body[-1] != "\r" or len(body) > self._max_marker + 1
+        ):
+            # (a partial line's trailing "\r" may be the start of its "\r\n")
             self._decide_long(line, body, complete)
             return
         if parser is None:
