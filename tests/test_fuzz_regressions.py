@@ -31,6 +31,8 @@ def test_fuzz_case(path: Path) -> None:
         "\ufeff!!b1:note\n\ufeff\n!!end\n",
         "<" * 300 + "!" * 300 + "`" * 300,
         "```\n---\n" + "[" * 150 + "\n---\n```\n",
+        "```c_START2Calcc\r\n",  # fuzzer: max_marker_chars=16 and a \r split from its \n
+        "```c_START2Calcc" + "\r" * 40,
     ],
 )
 def test_known_hard_inputs(text: str, option: int) -> None:
