@@ -55,9 +55,7 @@ def _blocks(count: int, chunk: int) -> Iterator[str]:
 
 
 def _nested(depth: int, chunk: int) -> Iterator[str]:
-    return _then(
-        _repeat("<think>", depth * 7, chunk), _repeat("</think>", depth * 8, chunk)
-    )
+    return _then(_repeat("<think>", depth * 7, chunk), _repeat("</think>", depth * 8, chunk))
 
 
 # name -> (description, full size, chunk, input(size, chunk))
@@ -75,9 +73,14 @@ CASES: dict[str, tuple[str, int, int, Callable[[int, int], Iterator[str]]]] = {
         _blocks,
     ),
     "lt": ("`<` x 10^6, fed 1 character at a time", 1_000_000, 1, lambda n, c: _repeat("<", n, c)),
-    "bang": ("`!` x 10^6, fed 1 character at a time", 1_000_000, 1, lambda n, c: _repeat("!", n, c)),
+    "bang": (
+        "`!` x 10^6, fed 1 character at a time",
+        1_000_000,
+        1,
+        lambda n, c: _repeat("!", n, c),
+    ),
     "tag-header": (
-        "a tag header of 10^6 characters (`<think a=\"xxx…`)",
+        'a tag header of 10^6 characters (`<think a="xxx…`)',
         1_000_000,
         16,
         lambda n, c: _then(iter(['<think a="']), _repeat("x", n, c)),
@@ -92,7 +95,9 @@ CASES: dict[str, tuple[str, int, int, Callable[[int, int], Iterator[str]]]] = {
         "an unclosed <think> block of 100 MB",
         100 * MB,
         8_192,
-        lambda n, c: _then(iter(["<think>"]), _repeat("thinking hard, line after line " * 3 + "\n", n, c)),
+        lambda n, c: _then(
+            iter(["<think>"]), _repeat("thinking hard, line after line " * 3 + "\n", n, c)
+        ),
     ),
     "nested-tags": ("10^5 nested <think> tags, then their closers", 100_000, 7, _nested),
     "surrogates-nul": (
