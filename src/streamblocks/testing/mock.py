@@ -391,6 +391,7 @@ def _anthropic(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
             delta = {"type": kind, key: piece}
             out.append({"type": "content_block_delta", "index": index, "delta": delta})
 
+    start: dict[str, Any]
     if reply.thinking:
         start = {"type": "thinking", "thinking": "", "signature": ""}
         block(start, "thinking_delta", "thinking", reply.thinking)
@@ -403,7 +404,7 @@ def _anthropic(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
         out.append({"type": "content_block_stop", "index": index})
         index += 1
     for number, call in enumerate(reply.tool_calls):
-        start: dict[str, Any] = {
+        start = {
             "type": "tool_use",
             "id": _call_id(number, call, "toolu_mock"),
             "name": call.name,
