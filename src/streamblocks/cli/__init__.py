@@ -101,7 +101,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
         adapter: Any = source.adapter if source.format != "text" else None
         processor = StreamBlockProcessor(registry, input_adapter=adapter, unknown=unknown)
         renderer = make_renderer(
-            sys.stdout, json_lines=args.json, plain=args.plain, hide_text=args.hide_text
+            sys.stdout,
+            json_lines=args.json,
+            plain=args.plain,
+            hide_text=args.hide_text,
+            live=bool(args.delay),
         )
         _render_all(processor.process(_paced(source.items, args.delay or 0.0)), renderer)
     finally:

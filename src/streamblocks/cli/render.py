@@ -7,6 +7,7 @@ the plain renderer frames blocks with box-drawing characters.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any, TextIO
@@ -23,6 +24,9 @@ from ..core.events import (
     StreamFinished,
     TextDelta,
 )
+
+LIVE_REFRESH = 1 / 30
+"""Seconds between redraws of a live block."""
 
 SCHEMA_VERSION = 1
 """Version of the ``--json`` line format (documented in docs/cli.md)."""
@@ -189,10 +193,12 @@ class RichRenderer(Renderer):
     elsewhere each block is printed once, when it ends.
     """
 
-    def __init__(self, out: TextIO, hide_text: bool = False) -> None:
+    def __init__(self, out: TextIO, hide_text: bool = False, live: bool = True) -> None:
         super().__init__()
         from rich.console import Console
 
+        self.use_live = live
+        self.last_refresh = 0.0
         self.console = Console(file=out, highlight=False)
         self.hide_text = hide_text
         self.at_line_start = True
@@ -274,7 +280,7 @@ class RichRenderer(Renderer):
                 "parts": [],
             }
             self.open[event.block_id] = state
-            if console.is_terminal and self.live is None:
+            if self.use_live and console.is_terminal and self.live is None:
                 from rich.live import Live
 
                 self._newline()
@@ -291,7 +297,13 @@ class RichRenderer(Renderer):
             open_state = self.open.get(event.block_id)
             if open_state is not None:
                 open_state["parts"].append(event.text)
-                if self.live is not None and self.live_id == event.block_id:
+                now = time.monotonic()
+                if (
+                    self.live is not None
+                    and self.live_id == event.block_id
+                    and now - self.last_refresh >= LIVE_REFRESH
+                ):
+                    self.last_refresh = now
                     self.live.update(self._live_view(open_state), refresh=True)
         elif isinstance(event, BlockEnd):
             block = event.block
@@ -353,12 +365,17 @@ def rich_available() -> bool:
     return True
 
 
-def make_renderer(out: TextIO, *, json_lines: bool, plain: bool, hide_text: bool) -> Renderer:
+def make_renderer(
+    out: TextIO, *, json_lines: bool, plain: bool, hide_text: bool, live: bool = True
+) -> Renderer:
+    """The renderer for the output options. ``live``: draw open blocks as they stream
+    (on a terminal, with rich) — for paced streams; a file read at full speed prints
+    each block once."""
     if json_lines:
         return JSONRenderer(out)
     if plain or not rich_available():
         return PlainRenderer(out, hide_text=hide_text)
-    return RichRenderer(out, hide_text=hide_text)
+    return RichRenderer(out, hide_text=hide_text, live=live)
 
 
 __all__ = [
