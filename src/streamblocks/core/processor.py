@@ -98,14 +98,21 @@ class StreamBlockProcessor:
             transforms=self.transforms,
         )
 
-    def process(self, source: Iterable[Any]) -> Iterator[Any]:
-        """Events of a synchronous stream of text chunks or provider events."""
+    def process(
+        self, source: Iterable[Any], *, output_adapter: OutputAdapter | None = None
+    ) -> Iterator[Any]:
+        """Events of a synchronous stream of text chunks or provider events.
+
+        ``output_adapter`` (default: the processor's) converts the events, e.g. to
+        AG-UI; an output adapter with ``for_stream()`` gets a fresh instance per stream.
+        """
         session = self.session()
+        out = self._output_for_stream(output_adapter)
         iterator = iter(source)
         try:
             for item in iterator:
-                yield from self._outgoing(session.feed(item))
-            yield from self._outgoing(session.close())
+                yield from _outgoing(out, session.feed(item))
+            yield from _outgoing(out, session.close())
         finally:
             _close_quietly(session)
             close = getattr(iterator, "close", None)
@@ -113,38 +120,48 @@ class StreamBlockProcessor:
                 close()
 
     async def process_stream(
-        self, source: AsyncIterable[Any] | Iterable[Any]
+        self,
+        source: AsyncIterable[Any] | Iterable[Any],
+        *,
+        output_adapter: OutputAdapter | None = None,
     ) -> AsyncIterator[Any]:
         """Events of an asynchronous stream (a plain iterable is accepted too)."""
-        session = self.session()
-        if isinstance(source, AsyncIterable):
-            iterator: Any = aiter(source)
-            try:
-                async for item in iterator:
-                    for event in self._outgoing(session.feed(item)):
-                        yield event
-                for event in self._outgoing(session.close()):
-                    yield event
-            finally:
-                _close_quietly(session)
-                aclose = getattr(iterator, "aclose", None)
-                if aclose is not None:
-                    await aclose()
-        else:
-            for event in self.process(source):
+        if not isinstance(source, AsyncIterable):
+            for event in self.process(source, output_adapter=output_adapter):
                 yield event
+            return
+        session = self.session()
+        out = self._output_for_stream(output_adapter)
+        iterator: Any = aiter(source)
+        try:
+            async for item in iterator:
+                for event in _outgoing(out, session.feed(item)):
+                    yield event
+            for event in _outgoing(out, session.close()):
+                yield event
+        finally:
+            _close_quietly(session)
+            aclose = getattr(iterator, "aclose", None)
+            if aclose is not None:
+                await aclose()
 
-    def _outgoing(self, events: list[Any]) -> Iterable[Any]:
-        adapter = self.output_adapter
-        if adapter is None:
-            return events
-        converted: list[Any] = []
-        for event in events:
-            if getattr(event, "type", None) == "PASSTHROUGH":
-                converted.extend(adapter.passthrough(event.event))
-            else:
-                converted.extend(adapter.to_protocol_event(event))
-        return converted
+    def _output_for_stream(self, adapter: OutputAdapter | None) -> OutputAdapter | None:
+        """The output adapter for one stream (``for_stream()`` when it keeps state)."""
+        adapter = adapter if adapter is not None else self.output_adapter
+        for_stream = getattr(adapter, "for_stream", None)
+        return for_stream() if for_stream is not None else adapter
+
+
+def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:
+    if adapter is None:
+        return events
+    converted: list[Any] = []
+    for event in events:
+        if getattr(event, "type", None) == "PASSTHROUGH":
+            converted.extend(adapter.passthrough(event.event))
+        else:
+            converted.extend(adapter.to_protocol_event(event))
+    return converted
 
 
 def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> bool:
