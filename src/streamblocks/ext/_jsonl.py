@@ -22,7 +22,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ..core.errors import AdapterWarning
-from ._base import ProviderAdapter
+from ._base import SKIP, ProviderAdapter, Step
 
 _COMPACT_EVERY = 256
 
@@ -167,6 +167,15 @@ class JSONLinesAdapter(ProviderAdapter):
     def _expand(self, event: Mapping[str, Any]) -> list[Any]:
         """The events one JSON object stands for (itself, by default)."""
         return [event]
+
+    def _step(self, event: Any) -> Step:
+        try:
+            return super()._step(event)
+        except Exception as exc:  # a shape nobody foresaw: skip the event, keep the stream
+            self._last_event = event
+            self._last_step = SKIP
+            self._warn(f"skipped an event it could not read ({type(exc).__name__}: {exc})")
+            return SKIP
 
     # ------------------------------------------------------------------ warnings
 

@@ -100,6 +100,8 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def matches(self, event: Any) -> bool:
         try:
+            if isinstance(event, list):  # `--output-format json --verbose`, parsed
+                return bool(event) and _is_line(event[0])
             return _is_line(event)
         except Exception:
             return False
@@ -114,12 +116,6 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         content = message.get("content") if isinstance(message, Mapping) else None
         if not isinstance(content, list):
             return [event]
-        if kind == "assistant":
-            for block in content:
-                if isinstance(block, Mapping) and block.get("type") == "tool_use":
-                    self._remember_tool(block.get("id"), block.get("name"), block.get("input"))
-            if message.get("id") in self._streamed:  # type: ignore[union-attr]
-                return [event]  # already read from its stream events
         return [Part(kind, block, event, i) for i, block in enumerate(content)]
 
     def _remember_tool(self, call_id: Any, name: Any, tool_input: Any) -> None:
@@ -138,11 +134,10 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         if kind == "stream_event":
             return self._stream_event(event)
         if kind == "assistant":
-            stop = (event.get("message") or {}).get("stop_reason")
-            if isinstance(stop, str):
-                self._last_stop = STOP_REASONS.get(stop, StopReason.unknown)
             if not isinstance(event.get("message"), Mapping):
                 self._missing(kind, "a message")
+            else:
+                self._note_stop(event)
             return SKIP
         if kind == "user":
             if not isinstance(event.get("message"), Mapping):
@@ -159,6 +154,11 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             return SKIP
         self._unknown(kind)
         return SKIP
+
+    def _note_stop(self, line: Mapping[str, Any]) -> None:
+        stop = line["message"].get("stop_reason")
+        if isinstance(stop, str):
+            self._last_stop = STOP_REASONS.get(stop, StopReason.unknown)
 
     def error(self, event: Any) -> str | None:
         """The message of an error ``result``."""
@@ -188,7 +188,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         return Step(EventCategory.PASSTHROUGH, stop=stop, usage=usage)
 
     def _stream_event(self, event: Mapping[str, Any]) -> Step:
-        inner = event["event"]
+        inner = event.get("event")
         if not isinstance(inner, Mapping):
             self._missing("stream_event", "an event")
             return SKIP
@@ -220,6 +220,12 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         kind = block.get("type")
         key = (part.role, id(part.line), part.index)
         if part.role == "assistant":
+            if kind == "tool_use":
+                self._remember_tool(block.get("id"), block.get("name"), block.get("input"))
+            if part.index == 0:
+                self._note_stop(part.line)
+            if part.line["message"].get("id") in self._streamed:
+                return SKIP  # a snapshot of content already read from stream events
             if kind == "text":
                 text = block.get("text")
                 return Step(EventCategory.TEXT_CONTENT, text) if isinstance(text, str) else SKIP
