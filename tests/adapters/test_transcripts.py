@@ -110,7 +110,9 @@ def test_claude_tool_run_normalises_into_content_blocks() -> None:
     assert content[5] == CodeBlock(
         code=t.READ_CONTENT, language="python", path="/repo/calc.py", start_line=1, total_lines=5
     )
-    assert content[7] == ToolResultBlock(tool_call_id="toolu_bash", content="1 failed", is_error=True)
+    assert content[7] == ToolResultBlock(
+        tool_call_id="toolu_bash", content="1 failed", is_error=True
+    )
     assert content[8] == CommandBlock(
         command="pytest -q", output="1 failed\nwarning: slow\n", status="failed"
     )
@@ -295,7 +297,12 @@ def test_codex_run_normalises_into_content_blocks() -> None:
     )
     assert message.text() == "Fixed `add()`.\nAll green ✓\n"
     assert content[11] == TodoBlock.model_validate(
-        {"items": [{"text": "Fix add()", "status": "completed"}, {"text": "Run tests", "status": "completed"}]}
+        {
+            "items": [
+                {"text": "Fix add()", "status": "completed"},
+                {"text": "Run tests", "status": "completed"},
+            ]
+        }
     )
     assert finished.stop_reason is StopReason.end_turn
     assert finished.usage == Usage(input_tokens=1200, output_tokens=345, cache_read_tokens=200)
@@ -325,7 +332,10 @@ def test_codex_cumulative_usage_replaces() -> None:
         *t.codex_legacy_run(),
         {"type": "turn.started"},
         {"type": "item.completed", "item": {"id": "i9", "type": "agent_message", "text": "!"}},
-        {"type": "turn.completed", "usage": {"input_tokens": 9, "cached_input_tokens": 4, "output_tokens": 3}},
+        {
+            "type": "turn.completed",
+            "usage": {"input_tokens": 9, "cached_input_tokens": 4, "output_tokens": 3},
+        },
     ]
     _, finished, _ = run(lines)
     assert finished.usage == Usage(input_tokens=9, output_tokens=3, cache_read_tokens=4)
@@ -444,7 +454,11 @@ def test_language_for() -> None:
 def _claude_text(piece: str) -> dict[str, Any]:
     return {
         "type": "stream_event",
-        "event": {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}},
+        "event": {
+            "type": "content_block_delta",
+            "index": 0,
+            "delta": {"type": "text_delta", "text": piece},
+        },
     }
 
 
@@ -456,7 +470,7 @@ class TestClaudeCLIConformance(AdapterConformance):
     adapter_factory = ClaudeCLIInputAdapter
     registered = True
     text_event = staticmethod(_claude_text)
-    samples = [
+    samples = (
         AdapterSample(
             "tool run",
             t.claude_tool_run(),
@@ -476,14 +490,14 @@ class TestClaudeCLIConformance(AdapterConformance):
                 ("command", "3 passed\n"),
             ],
         ),
-    ]
+    )
 
 
 class TestCodexCLIConformance(AdapterConformance):
     adapter_factory = CodexCLIInputAdapter
     registered = True
     text_event = None
-    samples = [
+    samples = (
         AdapterSample(
             "legacy names",
             list(_codex_lines()),
@@ -492,5 +506,7 @@ class TestCodexCLIConformance(AdapterConformance):
             usage=Usage(input_tokens=5, output_tokens=2, cache_read_tokens=0),
             native=[("thinking", "thinking"), ("command", "a\nb\n")],
         ),
-        AdapterSample("every item", t.codex_run(), text=t.CODEX_REPLY, stop_reason=StopReason.end_turn),
-    ]
+        AdapterSample(
+            "every item", t.codex_run(), text=t.CODEX_REPLY, stop_reason=StopReason.end_turn
+        ),
+    )

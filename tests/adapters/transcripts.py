@@ -17,7 +17,7 @@ SESSION = "5c1d8e4a-2f7b-4c4e-9a59-0d6f7e1b2a33"
 INTRO = "Let me look at the code.\n!!n1:note\nremember the tests\n!!end\n"
 OUTRO = "Done: the bug is fixed ✓ — café 👩\u200d💻\n"
 
-READ_CONTENT = 'def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n'
+READ_CONTENT = "def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n"
 EDIT_PATCH = [
     {
         "oldStart": 1,
@@ -51,7 +51,9 @@ def _system() -> dict[str, Any]:
     }
 
 
-def _assistant(msg_id: str, content: list[dict[str, Any]], stop: str | None = None) -> dict[str, Any]:
+def _assistant(
+    msg_id: str, content: list[dict[str, Any]], stop: str | None = None
+) -> dict[str, Any]:
     return {
         "type": "assistant",
         "message": {
@@ -128,7 +130,9 @@ def claude_tool_run() -> list[dict[str, Any]]:
             [{"type": "thinking", "thinking": "The add() looks wrong.", "signature": "sig1"}],
         ),
         _assistant("msg_1", [{"type": "text", "text": INTRO}]),
-        _assistant("msg_1", [_tool_use("toolu_read", "Read", {"file_path": "/repo/calc.py"})], "tool_use"),
+        _assistant(
+            "msg_1", [_tool_use("toolu_read", "Read", {"file_path": "/repo/calc.py"})], "tool_use"
+        ),
         _user_result(
             "toolu_read",
             "     1\tdef add(a, b):\n     2\t    return a - b\n",
@@ -143,11 +147,18 @@ def claude_tool_run() -> list[dict[str, Any]]:
                 },
             },
         ),
-        _assistant("msg_2", [_tool_use("toolu_bash", "Bash", {"command": "pytest -q"})], "tool_use"),
+        _assistant(
+            "msg_2", [_tool_use("toolu_bash", "Bash", {"command": "pytest -q"})], "tool_use"
+        ),
         _user_result(
             "toolu_bash",
             "1 failed",
-            {"stdout": "1 failed\n", "stderr": "warning: slow\n", "interrupted": False, "isImage": False},
+            {
+                "stdout": "1 failed\n",
+                "stderr": "warning: slow\n",
+                "interrupted": False,
+                "isImage": False,
+            },
             is_error=True,
         ),
         _assistant(
@@ -176,13 +187,22 @@ def claude_tool_run() -> list[dict[str, Any]]:
         ),
         _assistant(
             "msg_4",
-            [_tool_use("toolu_write", "Write", {"file_path": "/repo/NOTES.md", "content": "# Notes\n"})],
+            [
+                _tool_use(
+                    "toolu_write", "Write", {"file_path": "/repo/NOTES.md", "content": "# Notes\n"}
+                )
+            ],
             "tool_use",
         ),
         _user_result(
             "toolu_write",
             [{"type": "text", "text": "File created successfully at: /repo/NOTES.md"}],
-            {"type": "create", "filePath": "/repo/NOTES.md", "content": "# Notes\n", "structuredPatch": []},
+            {
+                "type": "create",
+                "filePath": "/repo/NOTES.md",
+                "content": "# Notes\n",
+                "structuredPatch": [],
+            },
         ),
         _assistant("msg_5", [_tool_use("toolu_todo", "TodoWrite", {"todos": TODOS})], "tool_use"),
         _user_result(
@@ -274,7 +294,13 @@ def claude_partial_run() -> list[dict[str, Any]]:
             "msg_a",
             [{"type": "thinking", "thinking": "The add() looks wrong.", "signature": "sig1"}],
         ),
-        _stream({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}}),
+        _stream(
+            {
+                "type": "content_block_start",
+                "index": 1,
+                "content_block": {"type": "text", "text": ""},
+            }
+        ),
         *_text_pieces(1, INTRO),
         _stream({"type": "content_block_stop", "index": 1}),
         _assistant("msg_a", [{"type": "text", "text": INTRO}]),
@@ -282,7 +308,12 @@ def claude_partial_run() -> list[dict[str, Any]]:
             {
                 "type": "content_block_start",
                 "index": 2,
-                "content_block": {"type": "tool_use", "id": "toolu_bash", "name": "Bash", "input": {}},
+                "content_block": {
+                    "type": "tool_use",
+                    "id": "toolu_bash",
+                    "name": "Bash",
+                    "input": {},
+                },
             }
         ),
         *(
@@ -311,7 +342,13 @@ def claude_partial_run() -> list[dict[str, Any]]:
             {"stdout": "3 passed\n", "stderr": "", "interrupted": False, "isImage": False},
         ),
         _message_start("msg_b"),
-        _stream({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        _stream(
+            {
+                "type": "content_block_start",
+                "index": 0,
+                "content_block": {"type": "text", "text": ""},
+            }
+        ),
         *_text_pieces(0, OUTRO, 3),
         _stream({"type": "content_block_stop", "index": 0}),
         _assistant("msg_b", [{"type": "text", "text": OUTRO}]),
@@ -344,7 +381,10 @@ def claude_error_run() -> list[dict[str, Any]]:
 
 THREAD = "0199a213-81c0-7800-8aa1-bbab2a035a53"
 CODEX_REPLY = "Fixed `add()`.\n!!n1:note\nran the tests\n!!end\nAll green ✓\n"
-CODEX_DIFF = "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n"
+CODEX_DIFF = (
+    "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n"
+    " def add(a, b):\n-    return a - b\n+    return a + b\n"
+)
 
 
 def _item(kind: str, item: dict[str, Any]) -> dict[str, Any]:
@@ -357,7 +397,9 @@ def codex_run() -> list[dict[str, Any]]:
     return [
         {"type": "thread.started", "thread_id": THREAD},
         {"type": "turn.started"},
-        _item("item.completed", {"id": "item_0", "type": "reasoning", "text": "**Finding the bug**"}),
+        _item(
+            "item.completed", {"id": "item_0", "type": "reasoning", "text": "**Finding the bug**"}
+        ),
         _item(
             "item.started",
             {
@@ -393,7 +435,13 @@ def codex_run() -> list[dict[str, Any]]:
         ),
         _item(
             "item.started",
-            {**todo, "items": [{"text": "Fix add()", "completed": False}, {"text": "Run tests", "completed": False}]},
+            {
+                **todo,
+                "items": [
+                    {"text": "Fix add()", "completed": False},
+                    {"text": "Run tests", "completed": False},
+                ],
+            },
         ),
         _item(
             "item.completed",
@@ -410,7 +458,13 @@ def codex_run() -> list[dict[str, Any]]:
         ),
         _item(
             "item.updated",
-            {**todo, "items": [{"text": "Fix add()", "completed": True}, {"text": "Run tests", "completed": False}]},
+            {
+                **todo,
+                "items": [
+                    {"text": "Fix add()", "completed": True},
+                    {"text": "Run tests", "completed": False},
+                ],
+            },
         ),
         _item(
             "item.started",
@@ -437,12 +491,21 @@ def codex_run() -> list[dict[str, Any]]:
         ),
         _item("item.started", {"id": "item_5", "type": "web_search", "query": "python add"}),
         _item("item.completed", {"id": "item_5", "type": "web_search", "query": "python add"}),
-        _item("item.completed", {"id": "item_6", "type": "error", "message": "stream hiccup, retrying"}),
+        _item(
+            "item.completed",
+            {"id": "item_6", "type": "error", "message": "stream hiccup, retrying"},
+        ),
         _item("item.updated", {"id": "item_7", "type": "agent_message", "text": CODEX_REPLY[:20]}),
         _item("item.completed", {"id": "item_7", "type": "agent_message", "text": CODEX_REPLY}),
         _item(
             "item.completed",
-            {**todo, "items": [{"text": "Fix add()", "completed": True}, {"text": "Run tests", "completed": True}]},
+            {
+                **todo,
+                "items": [
+                    {"text": "Fix add()", "completed": True},
+                    {"text": "Run tests", "completed": True},
+                ],
+            },
         ),
         {
             "type": "turn.completed",
@@ -468,6 +531,11 @@ def codex_legacy_run() -> list[dict[str, Any]]:
                 "status": "completed",
             },
         ),
-        _item("item.completed", {"id": "item_2", "item_type": "assistant_message", "text": "hello"}),
-        {"type": "turn.completed", "usage": {"input_tokens": 5, "cached_input_tokens": 0, "output_tokens": 2}},
+        _item(
+            "item.completed", {"id": "item_2", "item_type": "assistant_message", "text": "hello"}
+        ),
+        {
+            "type": "turn.completed",
+            "usage": {"input_tokens": 5, "cached_input_tokens": 0, "output_tokens": 2},
+        },
     ]

@@ -279,8 +279,8 @@ class Session:
         """At close: the events an adapter with ``frames`` still holds (a last line
         without its newline)."""
         adapter = self._adapter
-        end_frames = getattr(adapter, "end_frames", None) if adapter is not None else None
-        if end_frames is not None:
+        end_frames = getattr(adapter, "end_frames", None)
+        if adapter is not None and end_frames is not None:
             for event in end_frames():
                 self._analyze_event(adapter, event)
 

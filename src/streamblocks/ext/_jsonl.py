@@ -43,28 +43,30 @@ class LineAssembler:
 
     def feed(self, chunk: str | bytes | bytearray | memoryview) -> list[str]:
         """The lines ``chunk`` completes, without their line ends (``\\n``, ``\\r\\n``)."""
-        if not isinstance(chunk, str):
+        if isinstance(chunk, str):
+            text = chunk
+        else:
             if self._decoder is None:
                 self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
-            chunk = self._decoder.decode(bytes(chunk))
+            text = self._decoder.decode(bytes(chunk))
         lines: list[str] = []
         pieces = self._pieces
         start = 0
         while True:
-            nl = chunk.find("\n", start)
+            nl = text.find("\n", start)
             if nl < 0:
                 break
             if pieces:
-                pieces.append(chunk[start:nl])
+                pieces.append(text[start:nl])
                 line = "".join(pieces)
                 pieces.clear()
                 self._compacted = 0
             else:
-                line = chunk[start:nl]
+                line = text[start:nl]
             lines.append(line[:-1] if line.endswith("\r") else line)
             start = nl + 1
-        if start < len(chunk):
-            pieces.append(chunk[start:] if start else chunk)
+        if start < len(text):
+            pieces.append(text[start:] if start else text)
             if len(pieces) - self._compacted > _COMPACT_EVERY:
                 pieces[self._compacted :] = ["".join(pieces[self._compacted :])]
                 self._compacted = len(pieces)

@@ -117,7 +117,9 @@ class AGUIOutputAdapter:
             ) from exc
         unknown = set(groups) - GROUPS
         if unknown:
-            raise ValueError(f"unknown AG-UI event groups {sorted(unknown)}; choose from {sorted(GROUPS)}")
+            raise ValueError(
+                f"unknown AG-UI event groups {sorted(unknown)}; choose from {sorted(GROUPS)}"
+            )
         self._core = core
         self.groups = frozenset(groups)
         self.thread_id = thread_id
@@ -272,9 +274,7 @@ class AGUIOutputAdapter:
             opened.args_sent = True
             if "tool_calls" in self.groups:
                 out.append(
-                    self._core.ToolCallArgsEvent(
-                        tool_call_id=opened.tool_call_id, delta=event.text
-                    )
+                    self._core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=event.text)
                 )
         elif kind == "custom" and "blocks" in self.groups:
             value = {
@@ -294,7 +294,9 @@ class AGUIOutputAdapter:
         elif opened.kind in ("tool", "gadget") and "tool_calls" in groups:
             if not opened.args_sent and content is not None:
                 arguments = json.dumps(_jsonable(content), ensure_ascii=False)
-                out.append(core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=arguments))
+                out.append(
+                    core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=arguments)
+                )
             out.append(core.ToolCallEndEvent(tool_call_id=opened.tool_call_id))
 
     def _block_end(self, event: BlockEnd, out: list[Any]) -> None:
@@ -306,7 +308,9 @@ class AGUIOutputAdapter:
         if opened.kind == "tool_result":
             if "tool_calls" in self.groups:
                 content = _jsonable(block.content)
-                text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+                text = (
+                    content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+                )
                 out.append(
                     self._core.ToolCallResultEvent(
                         message_id=self._new_id("t"),

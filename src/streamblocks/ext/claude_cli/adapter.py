@@ -21,7 +21,7 @@ class Part(NamedTuple):
     role: str
     block: Mapping[str, Any]
     line: Mapping[str, Any]
-    index: int
+    position: int
 
 
 class _Tool(NamedTuple):
@@ -218,11 +218,11 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         if not isinstance(block, Mapping):
             return SKIP
         kind = block.get("type")
-        key = (part.role, id(part.line), part.index)
+        key = (part.role, id(part.line), part.position)
         if part.role == "assistant":
             if kind == "tool_use":
                 self._remember_tool(block.get("id"), block.get("name"), block.get("input"))
-            if part.index == 0:
+            if part.position == 0:
                 self._note_stop(part.line)
             if part.line["message"].get("id") in self._streamed:
                 return SKIP  # a snapshot of content already read from stream events
@@ -235,7 +235,9 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
                 natives: list[Native] = [NativeStart(key, "thinking")]
                 if isinstance(thinking, str) and thinking:
                     natives.append(NativeDelta(key, thinking))
-                natives.append(NativeEnd(key, None, {"signature": signature} if signature else None))
+                natives.append(
+                    NativeEnd(key, None, {"signature": signature} if signature else None)
+                )
                 return Step(EventCategory.SKIP, natives=natives)
             if kind == "tool_use":
                 call_id = block.get("id")
@@ -247,7 +249,11 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
                     EventCategory.SKIP,
                     natives=(
                         NativeStart(
-                            key, "tool_call", call_id, {"name": block.get("name"), "id": call_id}, "json"
+                            key,
+                            "tool_call",
+                            call_id,
+                            {"name": block.get("name"), "id": call_id},
+                            "json",
                         ),
                         NativeEnd(key, tool_input if isinstance(tool_input, Mapping) else {}),
                     ),
@@ -296,8 +302,18 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             output = stdout if isinstance(stdout, str) else ""
             if isinstance(stderr, str) and stderr:
                 output += ("" if not output or output.endswith("\n") else "\n") + stderr
-            status = "interrupted" if payload.get("interrupted") else "failed" if is_error else "completed"
-            attrs = {"command": str(tool_input.get("command", "")), "status": status, "tool_call_id": call_id}
+            status = (
+                "interrupted"
+                if payload.get("interrupted")
+                else "failed"
+                if is_error
+                else "completed"
+            )
+            attrs = {
+                "command": str(tool_input.get("command", "")),
+                "status": status,
+                "tool_call_id": call_id,
+            }
             return [NativeStart(key, "command", None, attrs), NativeEnd(key, output)]
         path = payload.get("filePath")
         if (name in EDIT_TOOLS or not name) and isinstance(path, str):
