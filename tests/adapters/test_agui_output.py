@@ -219,7 +219,7 @@ def test_one_adapter_serves_interleaved_streams() -> None:
     second = shared.process(chunks("Other stream.\n" + TEXT, 5))
     a: list[Any] = []
     b: list[Any] = []
-    for x, y in zip(first, second):
+    for x, y in zip(first, second, strict=False):
         a.append(x)
         b.append(y)
     a.extend(first)
@@ -241,7 +241,7 @@ def test_per_call_output_adapter_and_fixed_ids() -> None:
         "TEXT_MESSAGE_END",
         "RUN_FINISHED",
     ]
-    assert [type(e).__name__ for e in plain.process(["hi"])][0] == "StreamStarted"
+    assert next(type(e).__name__ for e in plain.process(["hi"])) == "StreamStarted"
     converted = agui_events(list(plain.process(["hi"])), adapter)
     assert names(converted) == names(events)
 
