@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int
-from .._jsonl import JSONLinesAdapter, language_for, text_of, unified_diff
+from .._jsonl import JSONLinesAdapter, is_mapping, language_for, text_of, unified_diff
 from ..anthropic import AnthropicInputAdapter
 from ..anthropic.types import STOP_REASONS
 from .types import COMMAND_TOOLS, EDIT_TOOLS, LINE_TYPES, READ_TOOLS, TODO_TOOLS
@@ -30,7 +30,7 @@ class _Tool(NamedTuple):
 
 
 def _usage(raw: Any, cost: Any) -> Usage | None:
-    if not isinstance(raw, Mapping):
+    if not is_mapping(raw):
         return Usage(cost_usd=float(cost)) if isinstance(cost, (int, float)) else None
     return Usage(
         input_tokens=as_int(raw.get("input_tokens")),
@@ -42,16 +42,16 @@ def _usage(raw: Any, cost: Any) -> Usage | None:
 
 
 def _is_line(event: Any) -> bool:
-    if not isinstance(event, Mapping):
+    if not is_mapping(event):
         return False
     kind = event.get("type")
     if kind == "system":
         return isinstance(event.get("subtype"), str)
     if kind == "stream_event":
-        return isinstance(event.get("event"), Mapping)
+        return is_mapping(event.get("event"))
     if kind in ("assistant", "user"):
         message = event.get("message")
-        return isinstance(message, Mapping) and "content" in message
+        return is_mapping(message) and "content" in message
     if kind == "result":
         return "subtype" in event or "is_error" in event
     return False
@@ -113,7 +113,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         if kind not in ("assistant", "user"):
             return [event]
         message = event.get("message")
-        content = message.get("content") if isinstance(message, Mapping) else None
+        content = message.get("content") if is_mapping(message) else None
         if not isinstance(content, list):
             return [event]
         return [Part(kind, block, event, i) for i, block in enumerate(content)]
@@ -130,17 +130,17 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
     def _analyze(self, event: Any) -> Step:
         if isinstance(event, Part):
             return self._part(event)
-        kind = event.get("type") if isinstance(event, Mapping) else None
+        kind = event.get("type") if is_mapping(event) else None
         if kind == "stream_event":
             return self._stream_event(event)
         if kind == "assistant":
-            if not isinstance(event.get("message"), Mapping):
+            if not is_mapping(event.get("message")):
                 self._missing(kind, "a message")
             else:
                 self._note_stop(event)
             return SKIP
         if kind == "user":
-            if not isinstance(event.get("message"), Mapping):
+            if not is_mapping(event.get("message")):
                 self._missing(kind, "a message")
             return SKIP  # a prompt echoed back (--replay-user-messages)
         if kind == "system":
@@ -162,7 +162,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def error(self, event: Any) -> str | None:
         """The message of an error ``result``."""
-        if not isinstance(event, Mapping) or event.get("type") != "result":
+        if not is_mapping(event) or event.get("type") != "result":
             return None
         if not (event.get("is_error") or str(event.get("subtype", "")).startswith("error")):
             return None
@@ -189,13 +189,13 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def _stream_event(self, event: Mapping[str, Any]) -> Step:
         inner = event.get("event")
-        if not isinstance(inner, Mapping):
+        if not is_mapping(inner):
             self._missing("stream_event", "an event")
             return SKIP
         inner_kind = inner.get("type")
         if inner_kind == "message_start":
             message = inner.get("message")
-            if isinstance(message, Mapping):
+            if is_mapping(message):
                 self._streamed.add(message.get("id"))
         adapter = self._inner
         category = adapter.categorize(inner)
@@ -205,7 +205,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             self._last_stop = stop  # the run's stop reason is decided by its result line
         if inner_kind == "content_block_start":
             block = inner.get("content_block")
-            if isinstance(block, Mapping) and block.get("type") == "tool_use":
+            if is_mapping(block) and block.get("type") == "tool_use":
                 self._remember_tool(block.get("id"), block.get("name"), None)
         if category is EventCategory.TEXT_CONTENT:
             return Step(category, adapter.extract_text(inner), natives)
@@ -215,7 +215,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def _part(self, part: Part) -> Step:
         block = part.block
-        if not isinstance(block, Mapping):
+        if not is_mapping(block):
             return SKIP
         kind = block.get("type")
         key = (part.role, id(part.line), part.position)
@@ -255,7 +255,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
                             {"name": block.get("name"), "id": call_id},
                             "json",
                         ),
-                        NativeEnd(key, tool_input if isinstance(tool_input, Mapping) else {}),
+                        NativeEnd(key, tool_input if is_mapping(tool_input) else {}),
                     ),
                 )
             return SKIP  # redacted thinking, server tool blocks, anything newer
@@ -273,7 +273,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         ]
         line = part.line
         payload = line.get("tool_use_result", line.get("toolUseResult"))
-        if isinstance(payload, Mapping):
+        if is_mapping(payload):
             natives.extend(self._typed(("typed", key), call_id, payload, is_error))
         return Step(EventCategory.SKIP, natives=natives)
 
@@ -282,9 +282,9 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
     ) -> list[Native]:
         """The typed block a tool's structured result stands for (none when unknown)."""
         tool = self._tools.get(call_id, _Tool("", None))
-        name, tool_input = tool.name, tool.input if isinstance(tool.input, Mapping) else {}
+        name, tool_input = tool.name, tool.input if is_mapping(tool.input) else {}
         file = payload.get("file")
-        if (name in READ_TOOLS or not name) and isinstance(file, Mapping):
+        if (name in READ_TOOLS or not name) and is_mapping(file):
             path = file.get("filePath")
             code = file.get("content")
             if isinstance(path, str) and isinstance(code, str):
@@ -336,7 +336,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             items = [
                 {"text": str(todo.get("content", "")), "status": str(todo.get("status", "pending"))}
                 for todo in todos
-                if isinstance(todo, Mapping)
+                if is_mapping(todo)
             ]
             return [
                 NativeStart(key, "todo", None, {"tool_call_id": call_id}),

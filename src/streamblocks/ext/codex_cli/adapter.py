@@ -8,12 +8,12 @@ from typing import Any
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int
-from .._jsonl import JSONLinesAdapter, text_of
+from .._jsonl import JSONLinesAdapter, is_mapping, text_of
 from .types import EVENT_TYPES, ITEM_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
 
 
 def _usage(raw: Any) -> Usage | None:
-    if not isinstance(raw, Mapping):
+    if not is_mapping(raw):
         return None
     return Usage(
         input_tokens=as_int(raw.get("input_tokens")),
@@ -24,7 +24,7 @@ def _usage(raw: Any) -> Usage | None:
 
 
 def _message(raw: Any) -> str | None:
-    if isinstance(raw, Mapping):
+    if is_mapping(raw):
         raw = raw.get("message")
     return raw if isinstance(raw, str) and raw else None
 
@@ -77,20 +77,20 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
 
     def matches(self, event: Any) -> bool:
         try:
-            if not isinstance(event, Mapping):
+            if not is_mapping(event):
                 return False
             kind = event.get("type")
             if kind == "error":
                 return isinstance(event.get("message"), str)
             if isinstance(kind, str) and kind.startswith("item."):
-                return kind in EVENT_TYPES and isinstance(event.get("item"), Mapping)
+                return kind in EVENT_TYPES and is_mapping(event.get("item"))
             return kind in EVENT_TYPES
         except Exception:
             return False
 
     def error(self, event: Any) -> str | None:
         """The message of ``turn.failed`` or ``error``."""
-        if not isinstance(event, Mapping):
+        if not is_mapping(event):
             return None
         kind = event.get("type")
         if kind == "turn.failed":
@@ -100,13 +100,13 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
         return None
 
     def _analyze(self, event: Any) -> Step:
-        kind = event.get("type") if isinstance(event, Mapping) else None
+        kind = event.get("type") if is_mapping(event) else None
         if isinstance(kind, str) and kind.startswith("item."):
             item = event.get("item")
             if kind not in EVENT_TYPES:
                 self._unknown(kind)
                 return SKIP
-            if not isinstance(item, Mapping) or item.get("id") is None:
+            if not is_mapping(item) or item.get("id") is None:
                 self._missing(kind, "an item with an id")
                 return SKIP
             return self._item(kind, item)
@@ -221,7 +221,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             return SKIP
         natives: list[Native] = []
         for index, change in enumerate(changes):
-            if not isinstance(change, Mapping) or not isinstance(change.get("path"), str):
+            if not is_mapping(change) or not isinstance(change.get("path"), str):
                 continue
             key = ("file", item_id, index)
             diff = change.get("diff", change.get("unified_diff"))
@@ -245,7 +245,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
                 "status": "completed" if entry.get("completed") else "pending",
             }
             for entry in raw
-            if isinstance(entry, Mapping)
+            if is_mapping(entry)
         ]
         key = ("todo", item_id)
         return [NativeStart(key, "todo", str(item_id)), NativeEnd(key, {"items": items})]
@@ -264,12 +264,12 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             arguments = item.get("arguments")
             attrs = {"name": item.get("tool"), "id": str(item_id), "server": item.get("server")}
             natives.append(NativeStart(key, "tool_call", str(item_id), attrs, "json"))
-            natives.append(NativeEnd(key, arguments if isinstance(arguments, Mapping) else {}))
+            natives.append(NativeEnd(key, arguments if is_mapping(arguments) else {}))
         if completed:
             key = ("result", item_id)
             error = _message(item.get("error"))
             result = item.get("result")
-            if isinstance(result, Mapping):
+            if is_mapping(result):
                 structured = result.get("structured_content")
                 content: Any = text_of(result.get("content")) if structured is None else structured
             else:
