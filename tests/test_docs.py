@@ -29,12 +29,31 @@ def test_snippet_runs(where: str, code: str, monkeypatch: pytest.MonkeyPatch) ->
     exec(compile(code, where, "exec"), {"__name__": "__snippet__"})
 
 
-def test_examples_run() -> None:
-    for example in sorted((ROOT / "examples").glob("*.py")):
-        done = subprocess.run(
-            [sys.executable, str(example)], capture_output=True, text=True, timeout=60
-        )
-        assert done.returncode == 0, f"{example.name}: {done.stderr}"
+def examples() -> list[Path]:
+    """Every runnable example: ``examples/*.py`` and each folder's ``main.py`` (a folder
+    without one, like the ``third_party_adapter`` package, is not a script)."""
+    found = sorted((ROOT / "examples").glob("*.py"))
+    found += sorted((ROOT / "examples").glob("*/main.py"))
+    return found
+
+
+@pytest.mark.parametrize(
+    "example", examples(), ids=[str(p.relative_to(ROOT / "examples")) for p in examples()]
+)
+def test_example_runs_offline(example: Path) -> None:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        env.pop(key, None)  # offline: each example replays its bundled recording
+    done = subprocess.run(
+        [sys.executable, str(example)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=example.parent,
+        env=env,
+    )
+    assert done.returncode == 0, f"{example}: {done.stderr}"
+    assert done.stdout.strip(), f"{example} printed nothing"
 
 
 def test_cli_demo_runs_offline() -> None:
@@ -47,7 +66,8 @@ def test_cli_demo_runs_offline() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "patch p1" in done.stdout
-    assert "4 blocks, 0 errors" in done.stdout
+    assert "5 blocks, 0 errors" in done.stdout
+    assert "stop: end_turn" in done.stdout
 
 
 def test_cli_extract_json(tmp_path: Path) -> None:

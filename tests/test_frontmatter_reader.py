@@ -40,4 +40,5 @@ def test_plain_reader_takes_the_common_case() -> None:
         "priority": 2,
     }
     assert _plain_mapping("done: yes\n") is None
+    assert _plain_mapping("ON: A\n") is None  # YAML 1.1 reads the key as True
     assert _plain_mapping("when: 2024-01-01\n") is None

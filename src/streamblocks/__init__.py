@@ -36,6 +36,7 @@ from .core.limits import Limits
 from .core.processor import StreamBlockProcessor
 from .core.registry import BlockRegistry, BlockType
 from .core.session import Session
+from .loop import ProviderError, StepResult, ToolCall, acollect, collect
 from .syntaxes import (
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
@@ -70,9 +71,11 @@ __all__ = [
     "Limits",
     "MarkdownFrontmatterSyntax",
     "Passthrough",
+    "ProviderError",
     "RegistryError",
     "Session",
     "SessionClosedError",
+    "StepResult",
     "StopReason",
     "StreamBlockProcessor",
     "StreamBlocksError",
@@ -81,8 +84,11 @@ __all__ = [
     "StreamStarted",
     "Syntax",
     "TextDelta",
+    "ToolCall",
     "Usage",
     "XMLTagSyntax",
     "__version__",
+    "acollect",
+    "collect",
     "compose_transforms",
 ]

@@ -41,6 +41,12 @@ class BlockType:
     on_start: OnStart | None
     validators: tuple[Validator, ...]
 
+    @classmethod
+    def generic(cls, name: str) -> BlockType:
+        """An unregistered type accepted as it is (``unknown="block"``): no models,
+        no hooks, no validation."""
+        return cls(name, name, None, None, None, None, None, None, None, ())
+
     @property
     def streamed(self) -> bool:
         """A type with a transform is held until it closes, then only the verdict shows."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..adapters.protocols import EventCategory, Native
+from ..adapters.protocols import EventCategory, Native, NativeStart
 from ..core.events import StopReason, Usage
 
 _NOTHING: Any = object()
@@ -133,3 +133,13 @@ class ProviderAdapter:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def tool_call_start(key: Any, call_id: Any, name: Any, **attrs: Any) -> NativeStart:
+    """The start of a provider-native tool call whose argument JSON streams as deltas.
+
+    The block id is the provider's call id when it is a string; ``attrs`` adds details
+    (a server-side tool, a thought signature) to ``{"name", "id"}``.
+    """
+    block_id = call_id if isinstance(call_id, str) else None
+    return NativeStart(key, "tool_call", block_id, {"name": name, "id": call_id, **attrs}, "json")

@@ -99,18 +99,7 @@ class TypeTable:
             return found
         generic = self._generic.get(name)
         if generic is None:
-            generic = self._generic[name] = BlockType(
-                name=name,
-                marker=name,
-                syntaxes=None,
-                metadata=None,
-                content=None,
-                description=None,
-                instructions=None,
-                transform=None,
-                on_start=None,
-                validators=(),
-            )
+            generic = self._generic[name] = BlockType.generic(name)
         return generic
 
     def accepts(self, name: str) -> bool:

@@ -65,7 +65,7 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
         if found is None:
             return None
         key, value = found.groups()
-        if value in _YAML_WORDS:
+        if key in _YAML_WORDS or value in _YAML_WORDS:
             return None
         first = value[0]
         mapping[key] = int(value) if first.isdigit() or first == "-" else value

@@ -4,6 +4,8 @@
   input adapter against the contract (text exactly once, categories, stop reason,
   usage, native blocks, detection without imports, chunking invariance).
 - :func:`run_adapter`: drive an adapter as a session does and see what it produced.
+- :class:`MockProvider`: scripted replies (text, thinking, tool calls, errors, stop
+  reasons) played back as a provider's stream events, for tests of your own code.
 - :func:`adversarial_splits`, :func:`adversarial_points`, :func:`split_at`,
   :func:`chunk_bytes`: chunkings that break naive stream parsers.
 
@@ -14,6 +16,7 @@ fixtures ``adapter_run`` and ``text_splits``.
 from __future__ import annotations
 
 from .conformance import AdapterConformance, AdapterSample
+from .mock import MockProvider, MockProviderError, MockReply, MockToolCall
 from .runner import AdapterRun, NativeBlock, merge_usage, run_adapter
 from .splits import adversarial_points, adversarial_splits, chunk_bytes, split_at
 
@@ -21,6 +24,10 @@ __all__ = [
     "AdapterConformance",
     "AdapterRun",
     "AdapterSample",
+    "MockProvider",
+    "MockProviderError",
+    "MockReply",
+    "MockToolCall",
     "NativeBlock",
     "adversarial_points",
     "adversarial_splits",

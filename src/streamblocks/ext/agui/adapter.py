@@ -7,7 +7,16 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, ProviderAdapter, Step, as_int, enum_value, field2
+from .._base import (
+    PASSTHROUGH,
+    SKIP,
+    ProviderAdapter,
+    Step,
+    as_int,
+    enum_value,
+    field2,
+    tool_call_start,
+)
 from .types import (
     EVENT_TYPES,
     FRAMING_SKIP_TYPES,
@@ -162,18 +171,7 @@ class AGUIInputAdapter(ProviderAdapter):
         if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and key not in self._open:
             self._pending_calls.add(call_id)
             name = field2(event, "tool_call_name", "toolCallName")
-            natives.extend(
-                self._start(
-                    key,
-                    NativeStart(
-                        key,
-                        "tool_call",
-                        call_id if isinstance(call_id, str) else None,
-                        {"name": name, "id": call_id},
-                        "json",
-                    ),
-                )
-            )
+            natives.extend(self._start(key, tool_call_start(key, call_id, name)))
         if kind == "TOOL_CALL_END":
             natives.extend(self._end(key))
         else:

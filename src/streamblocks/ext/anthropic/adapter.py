@@ -6,7 +6,17 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import END, PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, field
+from .._base import (
+    END,
+    PASSTHROUGH,
+    SKIP,
+    START,
+    ProviderAdapter,
+    Step,
+    as_int,
+    field,
+    tool_call_start,
+)
 from .types import HELPER_EVENT_TYPES, RAW_EVENT_TYPES, STOP_REASONS, TOOL_BLOCK_TYPES
 
 
@@ -134,18 +144,9 @@ class AnthropicInputAdapter(ProviderAdapter):
                 self._signatures[index] = signature
         elif block_type in TOOL_BLOCK_TYPES:
             self._open[index] = "tool_call"
-            call_id = field(block, "id")
-            attrs: dict[str, Any] = {"name": field(block, "name"), "id": call_id}
-            if block_type != "tool_use":
-                attrs["server"] = True
+            server = {} if block_type == "tool_use" else {"server": True}
             natives.append(
-                NativeStart(
-                    index,
-                    "tool_call",
-                    call_id if isinstance(call_id, str) else None,
-                    attrs,
-                    "json",
-                )
+                tool_call_start(index, field(block, "id"), field(block, "name"), **server)
             )
         else:  # redacted_thinking, server tool results, and anything newer
             return PASSTHROUGH

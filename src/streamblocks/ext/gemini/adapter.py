@@ -7,7 +7,7 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import SKIP, ProviderAdapter, Step, as_int, enum_value, field, field2
+from .._base import SKIP, ProviderAdapter, Step, as_int, enum_value, field, field2, tool_call_start
 from .types import FINISH_REASONS
 
 _THOUGHT_KEY = "thought"
@@ -139,12 +139,9 @@ class GeminiInputAdapter(ProviderAdapter):
         self._called = True
         self._calls += 1
         key = ("function_call", self._calls)
-        call_id = field(call, "id")
-        attrs: dict[str, Any] = {"name": field(call, "name"), "id": call_id}
-        if signature:
-            attrs["thought_signature"] = signature
+        extra = {"thought_signature": signature} if signature else {}
         args = field(call, "args")
         return [
-            NativeStart(key, "tool_call", call_id if isinstance(call_id, str) else None, attrs),
+            tool_call_start(key, field(call, "id"), field(call, "name"), **extra),
             NativeEnd(key, dict(args) if args is not None else {}),
         ]

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, field
+from .._base import PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, field, tool_call_start
 from .types import (
     CHAT_CHUNK_OBJECT,
     CHAT_FINISH_REASONS,
@@ -155,15 +155,7 @@ class OpenAIInputAdapter(ProviderAdapter):
             self._close_thinking(natives)
             self._close_tools(natives)  # calls stream one after another
             self._open_tools[key] = None
-            natives.append(
-                NativeStart(
-                    key,
-                    "tool_call",
-                    call_id if isinstance(call_id, str) else None,
-                    {"name": name, "id": call_id},
-                    "json",
-                )
-            )
+            natives.append(tool_call_start(key, call_id, name))
         if isinstance(args, str) and args:
             natives.append(NativeDelta(key, args))
 
