@@ -4,6 +4,9 @@ formats' traps, malformed lines, and the content model they normalise into."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -510,3 +513,23 @@ class TestCodexCLIConformance(AdapterConformance):
             "every item", t.codex_run(), text=t.CODEX_REPLY, stop_reason=StopReason.end_turn
         ),
     )
+
+
+def test_cli_reads_transcript_files(tmp_path: Any) -> None:
+    """``streamblocks extract`` sniffs an NDJSON file and detects the transcript."""
+    for name, lines, stop in (
+        ("claude.jsonl", t.claude_tool_run(), "end_turn"),
+        ("codex.jsonl", t.codex_run(), "end_turn"),
+    ):
+        path = tmp_path / name
+        path.write_text(t.jsonl(lines), encoding="utf-8")
+        done = subprocess.run(
+            [sys.executable, "-m", "streamblocks", "extract", str(path), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
+        assert done.returncode == 0, done.stderr
+        finished = json.loads(done.stdout.splitlines()[-1])
+        assert (finished["type"], finished["stop_reason"]) == ("STREAM_FINISHED", stop)
