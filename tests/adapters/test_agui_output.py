@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -287,30 +288,50 @@ def _cache_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def agui_client() -> Path:
-    """A directory where ``@ag-ui/client`` is installed (cached between runs)."""
-    node = shutil.which("node")
-    if node is None:
+    """A directory where ``@ag-ui/client`` is installed (cached between runs).
+
+    The package is installed into a fresh directory next to the cache entry and moved
+    into place in one rename, so parallel test workers never see a half-installed one.
+    """
+    if shutil.which("node") is None:
         pytest.skip("node is not installed: the official AG-UI client (JS) cannot run")
     where = _cache_dir()
-    if not (where / "node_modules" / "@ag-ui" / "client" / "package.json").exists():
+    marker = where / "node_modules" / "@ag-ui" / "client" / "package.json"
+    if not marker.exists():
         npm = shutil.which("npm")
         if npm is None:
             pytest.skip("npm is not installed: cannot install @ag-ui/client")
-        where.mkdir(parents=True, exist_ok=True)
-        (where / "package.json").write_text('{"private": true}\n')
+        where.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=where.name + ".", dir=where.parent))
+        (staging / "package.json").write_text('{"private": true}\n')
         try:
             done = subprocess.run(
                 [npm, "install", "--no-audit", "--no-fund", f"@ag-ui/client@{CLIENT_VERSION}"],
-                cwd=where,
+                cwd=staging,
                 capture_output=True,
                 text=True,
                 timeout=180,
             )
         except subprocess.TimeoutExpired:
+            shutil.rmtree(staging, ignore_errors=True)
             pytest.skip("npm install @ag-ui/client timed out (no network?)")
         if done.returncode != 0:
+            shutil.rmtree(staging, ignore_errors=True)
             pytest.skip(f"npm install @ag-ui/client failed (no network?): {done.stderr[-500:]}")
-    shutil.copy(JS_CLIENT, where / JS_CLIENT.name)
+        try:
+            staging.rename(where)
+        except OSError:  # another worker was first, or a broken entry is in the way
+            shutil.rmtree(staging, ignore_errors=True)
+            if not marker.exists():
+                shutil.rmtree(where, ignore_errors=True)
+                pytest.skip(f"could not set up the @ag-ui/client cache in {where}")
+    # The script must sit beside node_modules (ES modules resolve from their own path).
+    script = where / JS_CLIENT.name
+    code = JS_CLIENT.read_bytes()
+    if not script.exists() or script.read_bytes() != code:
+        temporary = where / f"{JS_CLIENT.name}.{os.getpid()}"
+        temporary.write_bytes(code)
+        os.replace(temporary, script)
     return where
 
 
