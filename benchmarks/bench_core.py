@@ -1,5 +1,5 @@
-"""Throughput and memory of the core on a ~1 MB and a ~10 MB document (and a ~1 MB
-reply of gadget calls).
+"""Throughput and memory of the core on a ~1 MB and a ~10 MB document (and ~1 MB of
+XML-dense prose and of gadget calls).
 
 Run: ``python benchmarks/bench_core.py`` (add ``--quick`` for a smoke run). Prints
 MB/s, µs per chunk, events per second and peak traced memory for 4-character and
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from bench_gadget import processor as gadget_processor
 from bench_gadget import reply as gadget_reply
-from documents import chunks, document, processor
+from documents import chunks, document, processor, xml_document, xml_processor
 
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
 
@@ -97,6 +97,9 @@ def main() -> None:
     peak = peak_memory(big, list(block))
     print(f"peak traced memory, 1 MB block fed per character: {peak / 1e6:.3f} MB")
 
+    tags = xml_document(one_mb)
+    row("1 MB XML-dense", tags, 4, xml_processor(), repeat)
+    row("1 MB XML-dense", tags, 1024, xml_processor(), repeat)
     gadgets = gadget_reply(one_mb)
     row("1 MB gadget calls", gadgets, 4, gadget_processor(), repeat)
     row("1 MB gadget calls", gadgets, 1024, gadget_processor(), repeat)

@@ -9,6 +9,7 @@ from streamblocks import (
     DelimiterFrontmatterSyntax,
     MarkdownFrontmatterSyntax,
     StreamBlockProcessor,
+    XMLTagSyntax,
 )
 
 PHRASE = (
@@ -62,6 +63,34 @@ def document(target_chars: int, seed: int = 7) -> str:
         piece = _prose(rng, rng.randint(5, 10)) + block
         if n % 7 == 0:
             piece += "```python\nprint('shown code, not a block')\n!!x1:note\n```\n"
+        parts.append(piece)
+        size += len(piece)
+    return "".join(parts)
+
+
+def xml_processor() -> StreamBlockProcessor:
+    registry = BlockRegistry()
+    registry.register("cite", syntax=XMLTagSyntax())
+    registry.register("done", syntax=XMLTagSyntax())
+    registry.register("note")
+    return StreamBlockProcessor(registry, input_adapter=None)
+
+
+def xml_document(target_chars: int, seed: int = 11) -> str:
+    """Prose with an inline tag about every 200 characters, and markup-like noise."""
+    rng = random.Random(seed)
+    parts: list[str] = []
+    size = n = 0
+    while size < target_chars:
+        n += 1
+        words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(20, 34)))
+        if n % 3 == 0:
+            tag = f'<cite url="https://example.org/{n}">{words[:40]}</cite>'
+        elif n % 3 == 1:
+            tag = "<done/>" if n % 2 else "if a < b and <div> stays text"
+        else:
+            tag = f"`<cite>` in code, <cite id='c{n}'>x &amp; y</cite>"
+        piece = f"{words} {tag}{'.' if n % 5 else chr(10)} "
         parts.append(piece)
         size += len(piece)
     return "".join(parts)

@@ -19,10 +19,16 @@ and the stream goes on.
 from __future__ import annotations
 
 import inspect
+import sys
 import warnings
-from collections.abc import AsyncIterable, Callable, Iterable
+from collections.abc import AsyncIterable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+else:  # pragma: no cover
+    from typing_extensions import Unpack
 
 from .core.blocks import Block
 from .core.errors import HookWarning, StreamBlocksError
@@ -43,15 +49,20 @@ from .core.registry import BlockRegistry
 
 Callback = Callable[..., Any]
 
-CALLBACKS = (
-    "on_text_delta",
-    "on_block_start",
-    "on_block_delta",
-    "on_block_end",
-    "on_thinking",
-    "on_tool_call",
-    "on_error",
-)
+
+class Callbacks(TypedDict, total=False):
+    """The callbacks :func:`collect` and :func:`acollect` accept (all optional)."""
+
+    on_text_delta: Callback | None
+    on_block_start: Callback | None
+    on_block_delta: Callback | None
+    on_block_end: Callback | None
+    on_thinking: Callback | None
+    on_tool_call: Callback | None
+    on_error: Callback | None
+
+
+CALLBACKS = tuple(Callbacks.__annotations__)
 """The callback names :func:`collect` and :func:`acollect` accept."""
 
 
@@ -147,7 +158,7 @@ def _tool_call(block: Block) -> ToolCall | None:
 class _Folder:
     """Folds events into a :class:`StepResult`, calling the callbacks on the way."""
 
-    def __init__(self, callbacks: dict[str, Callback | None]) -> None:
+    def __init__(self, callbacks: Mapping[str, Any]) -> None:
         unknown = set(callbacks) - set(CALLBACKS)
         if unknown:
             raise TypeError(f"unknown callback(s): {', '.join(sorted(unknown))}")
@@ -249,13 +260,7 @@ def collect(
     source: Iterable[Any],
     *,
     processor: StreamBlockProcessor | None = None,
-    on_text_delta: Callback | None = None,
-    on_block_start: Callback | None = None,
-    on_block_delta: Callback | None = None,
-    on_block_end: Callback | None = None,
-    on_thinking: Callback | None = None,
-    on_tool_call: Callback | None = None,
-    on_error: Callback | None = None,
+    **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """Fold one step's events into a :class:`StepResult`.
 
@@ -268,17 +273,7 @@ def collect(
     ``on_block_delta(BlockDelta)``, ``on_block_end(Block)``, ``on_thinking(text)``,
     ``on_tool_call(ToolCall)``, ``on_error(BlockError | BaseException)``.
     """
-    folder = _Folder(
-        {
-            "on_text_delta": on_text_delta,
-            "on_block_start": on_block_start,
-            "on_block_delta": on_block_delta,
-            "on_block_end": on_block_end,
-            "on_thinking": on_thinking,
-            "on_tool_call": on_tool_call,
-            "on_error": on_error,
-        }
-    )
+    folder = _Folder(callbacks)
     iterator = iter(source)
     try:
         first = next(iterator, _END)
@@ -300,26 +295,10 @@ async def acollect(
     source: AsyncIterable[Any] | Iterable[Any],
     *,
     processor: StreamBlockProcessor | None = None,
-    on_text_delta: Callback | None = None,
-    on_block_start: Callback | None = None,
-    on_block_delta: Callback | None = None,
-    on_block_end: Callback | None = None,
-    on_thinking: Callback | None = None,
-    on_tool_call: Callback | None = None,
-    on_error: Callback | None = None,
+    **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """:func:`collect` for an async stream; callbacks may be coroutine functions."""
-    folder = _Folder(
-        {
-            "on_text_delta": on_text_delta,
-            "on_block_start": on_block_start,
-            "on_block_delta": on_block_delta,
-            "on_block_end": on_block_end,
-            "on_thinking": on_thinking,
-            "on_tool_call": on_tool_call,
-            "on_error": on_error,
-        }
-    )
+    folder = _Folder(callbacks)
     stream: AsyncIterable[Any] = source if isinstance(source, AsyncIterable) else _as_async(source)
     iterator = aiter(stream)
     try:

@@ -533,3 +533,16 @@ def test_cli_reads_transcript_files(tmp_path: Any) -> None:
         assert done.returncode == 0, done.stderr
         finished = json.loads(done.stdout.splitlines()[-1])
         assert (finished["type"], finished["stop_reason"]) == ("STREAM_FINISHED", stop)
+
+
+def test_snapshot_mid_line_resumes() -> None:
+    """A session saved in the middle of a line (and of a UTF-8 character) resumes."""
+    processor = StreamBlockProcessor(registry(), input_adapter=ClaudeCLIInputAdapter())
+    raw = t.jsonl(t.claude_partial_run()).encode()
+    cut = raw.index("✓".encode()) + 1
+    session = processor.session()
+    events = session.feed(raw[:cut])
+    resumed = processor.restore(session.snapshot())
+    events += resumed.feed(raw[cut:]) + resumed.close()
+    reference = list(processor.process([raw]))
+    assert MessageAccumulator().add_all(events) == MessageAccumulator().add_all(reference)

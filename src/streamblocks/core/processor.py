@@ -14,10 +14,12 @@ from ..syntaxes.fences import CodeFenceAwareness
 from ..syntaxes.markdown import MarkdownFrontmatterSyntax
 from ..syntaxes.preamble import DelimiterPreambleSyntax
 from ..transforms import DeltaTransform, compose_transforms
+from .abort import AbortingSession, AbortPolicy, AbortSpec
 from .errors import RegistryError
 from .limits import Limits
 from .registry import BlockRegistry
 from .session import Session, SyntaxPlan
+from .snapshot import load_session
 
 UNKNOWN_POLICIES = ("text", "error", "block")
 
@@ -34,7 +36,8 @@ class StreamBlockProcessor:
     code the model shows is visible text in which no marker is recognised.
     ``transforms`` are :mod:`delta transforms <streamblocks.transforms>` applied, in
     order, to every stream's events after block extraction (a transform with
-    ``for_stream()`` gets a fresh instance per stream).
+    ``for_stream()`` gets a fresh instance per stream). ``abort_on`` (error codes and/or
+    predicates on events) ends a stream early: see :mod:`streamblocks.core.abort`.
 
     The processor holds no per-stream state: use it for any number of streams, one
     after another or concurrently.
@@ -51,6 +54,7 @@ class StreamBlockProcessor:
         unknown: str = "text",
         code_aware: bool = True,
         transforms: Sequence[DeltaTransform] = (),
+        abort_on: AbortSpec = None,
     ) -> None:
         if not isinstance(registry, BlockRegistry):
             raise RegistryError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
@@ -71,6 +75,8 @@ class StreamBlockProcessor:
         self.code_aware = code_aware
         self.transforms = tuple(transforms)
         compose_transforms(*self.transforms)  # checks that each one is a transform
+        self.abort_on = abort_on
+        self.abort_policy = AbortPolicy.parse(abort_on)
         self._plan: SyntaxPlan = ()
         self._plan_version = -1
 
@@ -90,13 +96,29 @@ class StreamBlockProcessor:
 
     def session(self, stream_id: str | None = None) -> Session:
         """A fresh sans-IO session for one stream."""
+        plan, stream_id = self.plan(), stream_id or uuid.uuid4().hex
+        if self.abort_policy is not None:
+            return AbortingSession(
+                plan,
+                stream_id=stream_id,
+                limits=self.limits,
+                input_adapter=self.input_adapter,
+                transforms=self.transforms,
+                policy=self.abort_policy,
+            )
         return Session(
-            self.plan(),
-            stream_id=stream_id or uuid.uuid4().hex,
+            plan,
+            stream_id=stream_id,
             limits=self.limits,
             input_adapter=self.input_adapter,
             transforms=self.transforms,
         )
+
+    def restore(self, snapshot: bytes) -> Session:
+        """The session saved by :meth:`Session.snapshot`, ready to be fed the rest of
+        its stream. This processor must be configured like the one that made it (see
+        :mod:`streamblocks.core.snapshot`); raises :class:`SnapshotError` otherwise."""
+        return load_session(self, snapshot)
 
     def process(
         self, source: Iterable[Any], *, output_adapter: OutputAdapter | None = None
@@ -105,19 +127,25 @@ class StreamBlockProcessor:
 
         ``output_adapter`` (default: the processor's) converts the events, e.g. to
         AG-UI; an output adapter with ``for_stream()`` gets a fresh instance per stream.
+        The source is closed (its ``close()`` called) when the stream ends, when the
+        consumer stops early (closing this generator) and when ``abort_on`` fires; an
+        exception from the source comes out unchanged after the events already decided.
         """
         session = self.session()
         out = self._output_for_stream(output_adapter)
         iterator = iter(source)
         try:
             for item in iterator:
-                yield from _outgoing(out, session.feed(item))
+                events = session.feed(item)
+                if session.aborted is not None:
+                    _close_source(iterator)
+                    yield from _outgoing(out, events)
+                    break
+                yield from _outgoing(out, events)
             yield from _outgoing(out, session.close())
         finally:
             _close_quietly(session)
-            close = getattr(iterator, "close", None)
-            if close is not None:
-                close()
+            _close_source(iterator)
 
     async def process_stream(
         self,
@@ -125,25 +153,39 @@ class StreamBlockProcessor:
         *,
         output_adapter: OutputAdapter | None = None,
     ) -> AsyncIterator[Any]:
-        """Events of an asynchronous stream (a plain iterable is accepted too)."""
+        """Events of an asynchronous stream (a plain iterable is accepted too).
+
+        ``output_adapter`` as for :meth:`process`. The source is closed
+        (``await aclose()``) when the stream ends, when this generator is closed
+        (``aclose()``, ``contextlib.aclosing``), when the task is cancelled or times out,
+        and when ``abort_on`` fires.
+        """
         if not isinstance(source, AsyncIterable):
-            for event in self.process(source, output_adapter=output_adapter):
-                yield event
+            driver = self.process(source, output_adapter=output_adapter)
+            try:
+                for event in driver:
+                    yield event
+            finally:
+                _close_source(driver)
             return
         session = self.session()
         out = self._output_for_stream(output_adapter)
         iterator: Any = aiter(source)
         try:
             async for item in iterator:
-                for event in _outgoing(out, session.feed(item)):
+                events = session.feed(item)
+                if session.aborted is not None:
+                    await _aclose_source(iterator)
+                    for event in _outgoing(out, events):
+                        yield event
+                    break
+                for event in _outgoing(out, events):
                     yield event
             for event in _outgoing(out, session.close()):
                 yield event
         finally:
             _close_quietly(session)
-            aclose = getattr(iterator, "aclose", None)
-            if aclose is not None:
-                await aclose()
+            await _aclose_source(iterator)
 
     def _output_for_stream(self, adapter: OutputAdapter | None) -> OutputAdapter | None:
         """The output adapter for one stream (``for_stream()`` when it keeps state)."""
@@ -181,6 +223,19 @@ def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> bool:
     if prefilled is not None and prefilled not in table.markers:
         raise RegistryError(f"prefilled tag {prefilled!r} is not a registered XML tag")
     return bool(getattr(syntax, "code_aware", True))
+
+
+def _close_source(iterator: Any) -> None:
+    """Close a source iterator once (a generator ignores a second ``close``)."""
+    close = getattr(iterator, "close", None)
+    if close is not None:
+        close()
+
+
+async def _aclose_source(iterator: Any) -> None:
+    aclose = getattr(iterator, "aclose", None)
+    if aclose is not None:
+        await aclose()
 
 
 def _close_quietly(session: Session) -> None:

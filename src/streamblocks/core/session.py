@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
@@ -35,7 +36,7 @@ from ..syntaxes.base import LineParser, ParseFailure, Syntax, TypeTable, Verdict
 from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_header
 from ..transforms import DeltaTransform, compose_transforms
 from .blocks import Block
-from .errors import ErrorCode, SessionClosedError
+from .errors import AdapterWarning, ErrorCode, SessionClosedError
 from .events import (
     BlockDelta,
     BlockEnd,
@@ -151,6 +152,9 @@ class Session:
         self._identity = input_adapter is None
         self._started = False
         self._closed = False
+        self._busy = False
+        self._aborted: str | None = None
+        self._adapter_failures: set[str] = set()
         self._out: list[Event] = []
         self._texts: list[str] = []
         self._deltas: list[str] = []
@@ -172,6 +176,7 @@ class Session:
         self._error_message: str | None = None
         self._frames: Callable[[Any], Any] | None = None
         self._error_of: Callable[[Any], str | None] | None = None
+        self._transforms = tuple(transforms)
         self._chain = compose_transforms(*transforms).for_stream() if transforms else None
         self._setup_inline(plan)
 
@@ -208,6 +213,9 @@ class Session:
             self._line = None
         if self._closed:
             raise SessionClosedError("feed() after close()")
+        if self._busy:
+            raise SessionClosedError("feed() after a feed() that raised: close() the session")
+        self._busy, self._fast = True, 0  # stays set if this call raises (see close())
         out = self._out = []
         if not self._started:
             self._begin()
@@ -217,6 +225,7 @@ class Session:
             self._feed_event(chunk)
         self._flush()
         self._update_fast()
+        self._busy = False
         if self._chain is not None:
             return self._chain.process_all(out)
         return out
@@ -225,6 +234,9 @@ class Session:
         """End the stream: report what is still open and emit ``STREAM_FINISHED``."""
         if self._closed:
             raise SessionClosedError("close() called twice")
+        if self._busy:
+            return self._close_broken()
+        self._busy = True
         out = self._out = []
         if not self._started:
             self._begin()
@@ -254,6 +266,38 @@ class Session:
     def closed(self) -> bool:
         return self._closed
 
+    @property
+    def aborted(self) -> str | None:
+        """Why the processor's ``abort_on`` policy stopped this stream (``None`` while it
+        has not): drivers stop reading and call :meth:`close`, which then emits only
+        ``STREAM_FINISHED`` with ``stop_reason=error`` and this cause."""
+        return self._aborted
+
+    @property
+    def broken(self) -> bool:
+        """A ``feed`` (or ``close``) call raised part-way: the session's state is not
+        trusted any more. ``feed`` raises :class:`SessionClosedError`; :meth:`close`
+        emits only ``STREAM_FINISHED`` with ``stop_reason=error``."""
+        return self._busy
+
+    def snapshot(self) -> bytes:
+        """This stream's state as bytes, to resume it later, in another process too,
+        with :meth:`StreamBlockProcessor.restore` (see :mod:`streamblocks.core.snapshot`)."""
+        from .snapshot import dump_session
+
+        return dump_session(self)
+
+    def _finish_early(self, cause: str) -> list[Event]:
+        """``close()`` for a stream that did not end normally: nothing more is read or
+        reported, only ``STREAM_FINISHED`` with ``stop_reason=error`` and ``cause``."""
+        self._closed, self._fast = True, 0
+        self._out = []
+        counts = Counts(self._pos, self._blocks, self._errors)
+        return [StreamFinished(StopReason.error, self._usage, counts, cause)]
+
+    def _close_broken(self) -> list[Event]:
+        return self._finish_early("a feed() call raised; the rest of the stream was not read")
+
     # ------------------------------------------------------------------ provider events
 
     def _begin(self) -> None:
@@ -271,46 +315,79 @@ class Session:
         frames = self._frames
         if frames is None:
             self._analyze_event(adapter, item)
-        else:  # the item is raw input (NDJSON text): the adapter cuts it into events
-            for event in frames(item):
-                self._analyze_event(adapter, event)
+            return
+        try:  # the item is raw input (NDJSON text): the adapter cuts it into events
+            events = list(frames(item))
+        except Exception as exc:
+            self._adapter_failed(adapter, "frames", exc)
+            return
+        for event in events:
+            self._analyze_event(adapter, event)
 
     def _end_frames(self) -> None:
         """At close: the events an adapter with ``frames`` still holds (a last line
         without its newline)."""
         adapter = self._adapter
         end_frames = getattr(adapter, "end_frames", None)
-        if adapter is not None and end_frames is not None:
-            for event in end_frames():
-                self._analyze_event(adapter, event)
+        if adapter is None or end_frames is None:
+            return
+        try:
+            events = list(end_frames())
+        except Exception as exc:
+            self._adapter_failed(adapter, "end_frames", exc)
+            return
+        for event in events:
+            self._analyze_event(adapter, event)
 
     def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
-        category = adapter.categorize(event)
-        error_of = self._error_of
-        if error_of is not None:
-            message = error_of(event)
-            if message is not None:
-                self._error_message = message
-        stop_reason = getattr(adapter, "stop_reason", None)
-        if stop_reason is not None:
-            reason = stop_reason(event)
-            if reason is not None:
-                self._stop_reason = reason
-        usage = getattr(adapter, "usage", None)
-        if usage is not None:
-            found = usage(event)
-            if found is not None:
-                self._usage = _merge_usage(self._usage, found)
-        natives = getattr(adapter, "native_events", None)
-        if natives is not None:
-            for piece in natives(event) or ():
-                self._native(piece)
+        text = ""
+        try:
+            category = adapter.categorize(event)
+            if category is EventCategory.TEXT_CONTENT:
+                text = adapter.extract_text(event)
+        except Exception as exc:  # a broken adapter: pass the event on, keep going
+            self._adapter_failed(adapter, "categorize/extract_text", exc)
+            category = EventCategory.PASSTHROUGH
+        try:
+            error_of = self._error_of
+            if error_of is not None:
+                message = error_of(event)
+                if message is not None:
+                    self._error_message = message
+            stop_reason = getattr(adapter, "stop_reason", None)
+            if stop_reason is not None:
+                reason = stop_reason(event)
+                if reason is not None:
+                    self._stop_reason = reason
+            usage = getattr(adapter, "usage", None)
+            if usage is not None:
+                found = usage(event)
+                if found is not None:
+                    self._usage = _merge_usage(self._usage, found)
+            natives = getattr(adapter, "native_events", None)
+            if natives is not None:
+                for piece in natives(event) or ():
+                    self._native(piece)
+        except Exception as exc:
+            self._adapter_failed(adapter, "error/stop_reason/usage/native_events", exc)
         if category is EventCategory.TEXT_CONTENT:
-            text = adapter.extract_text(event)
             if text:
                 self._consume(text)
         elif category is EventCategory.PASSTHROUGH:
             self._emit(Passthrough(event))
+
+    def _adapter_failed(self, adapter: InputAdapter, methods: str, exc: Exception) -> None:
+        """Warn (once per stream and group of methods) that ``adapter`` raised."""
+        if methods in self._adapter_failures:
+            return
+        self._adapter_failures.add(methods)
+        name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
+        warnings.warn(
+            f"input adapter {name} raised {exc!r} in {methods}; the stream goes on "
+            "(events it cannot read are passed through)",
+            AdapterWarning,
+            stacklevel=4,
+        )
 
     def _choose_adapter(self, first: Any) -> InputAdapter:
         spec = self._adapter_spec
@@ -350,7 +427,7 @@ class Session:
         elif native.parse == "json":
             try:
                 content = json.loads(text) if text.strip() else {}
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 self._error(
                     native.block_id,
                     native.block_type,
@@ -446,7 +523,10 @@ class Session:
         """Classify the (partial or complete) line at the current line start."""
         body = strip_line_end(line) if complete else line
         parser = self._parser
-        if len(body) > self._max_marker:
+        if len(body) > self._max_marker and (
+            complete or body[-1] != "\r" or len(body) > self._max_marker + 1
+        ):
+            # (a partial line's trailing "\r" may be the start of its "\r\n")
             self._decide_long(line, body, complete)
             return
         if parser is None:
@@ -716,6 +796,10 @@ class Session:
             return
         except ValidationError as exc:
             self._error(*fail, ErrorCode.VALIDATION_FAILED, str(exc), raw)
+            return
+        except Exception as exc:  # a user parse_content, or a parser's own bug
+            message = f"reading the content of {block.type_name!r} failed: {exc!r}"
+            self._error(*fail, ErrorCode.PARSE_FAILED, message, raw)
             return
         header = block.parser.header
         attrs = header.attrs if header is not None else {}
@@ -1153,6 +1237,8 @@ def _validate_metadata(
         return block_type.metadata.model_validate(mapping), None
     except ValidationError as exc:
         return None, (ErrorCode.VALIDATION_FAILED, f"metadata of {block_type.name!r}: {exc}")
+    except Exception as exc:  # a model validator raising something pydantic does not wrap
+        return None, (ErrorCode.VALIDATION_FAILED, f"metadata of {block_type.name!r}: {exc!r}")
 
 
 def _validate_content(model: type[BaseModel], content: Any) -> Any:

@@ -307,7 +307,7 @@ def _single(text: str, options: Options) -> Any:
     if kinds <= {"container", "none"} and text[:1] in "[{":
         try:
             parsed = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return text
         if isinstance(parsed, (dict, list)):
             return parsed

@@ -36,6 +36,7 @@ _WS = r"[ \t]"
 _NAME_AT = re.compile(_NAME)
 _SPACES = re.compile(r"[ \t]*")
 _ATTR = re.compile(rf"({_NAME})=(?:\"([^\"\n]*)\"|'([^'\n]*)')")
+_ATTR_ANYWHERE = re.compile(rf"(?<![A-Za-z0-9_.:\-])({_NAME})=(?:\"([^\"\n]*)\"|'([^'\n]*)')")
 _ATTR_PREFIX = re.compile(rf"{_NAME}(?:=(?:\"[^\"\n]*|'[^'\n]*)?)?")
 _CLOSE_TAG = re.compile(rf"</({_NAME}){_WS}*>")
 _CLOSE_PREFIX = re.compile(rf"</(?:({_NAME}){_WS}*)?")
@@ -89,7 +90,7 @@ def parse_attrs(text: str) -> dict[str, str]:
     """The attributes in ``text`` (``name="v"``/``name='v'``), in the order written,
     entities decoded (a repeated name keeps its first position and its last value)."""
     attrs: dict[str, str] = {}
-    for found in _ATTR.finditer(text):
+    for found in _ATTR_ANYWHERE.finditer(text):  # tried at name starts only: linear
         double, single = found.group(2), found.group(3)
         attrs[found.group(1)] = decode_entities(double if double is not None else single)
     return attrs

@@ -1,0 +1,154 @@
+"""Snapshots: a session's state as bytes, resumable in another process.
+
+``session.snapshot()`` pickles the stream's *state* only: held text, the open block and
+its parser, offsets, counters, the input adapter's per-stream instance and the delta
+transforms' per-stream instances. The *configuration* the state refers to (the
+syntaxes, type tables, block types with their models and hooks, limits, the adapter and
+transforms given to the processor) is written as references, and
+``processor.restore(data)`` takes it from the restoring processor. So hooks and models
+need not be picklable (lambdas are fine), but the restoring processor must be
+configured like the one that made the snapshot: same block types in the same order,
+equal syntaxes and limits. That is checked, and the library version must be the same.
+
+Values that *are* pickled by value (a block's validated metadata, an adapter's or a
+transform's per-stream state) must be picklable: metadata models importable by name.
+A snapshot is pickle data: restore only snapshots you made yourself.
+
+A plain ``pickle.dumps(session)`` works too when all of the configuration is picklable
+(module-level hooks and models); it carries the configuration by value.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from typing import TYPE_CHECKING, Any
+
+from .errors import StreamBlocksError
+
+if TYPE_CHECKING:
+    from .processor import StreamBlockProcessor
+    from .session import Session
+
+FORMAT = 1
+_MAGIC = b"streamblocks-snapshot"
+
+
+class SnapshotError(StreamBlocksError, ValueError):
+    """A snapshot cannot be restored by this processor or this library version."""
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _config(
+    plan: Any, limits: Any, adapter: Any, transforms: tuple[Any, ...], abort: Any
+) -> tuple[list[Any], list[str]]:
+    """The configuration objects a session refers to, in a stable order, and a
+    description of each to check that two processors agree."""
+    objects: list[Any] = []
+    described: list[str] = []
+    for syntax, table in plan:
+        objects += [syntax, table]
+        described += [_describe(syntax), f"table:{table.unknown}:{list(table.markers)}"]
+        for marker, block_type in table.markers.items():
+            objects.append(block_type)
+            described.append(f"type:{marker}:{block_type.name}")
+    objects.append(limits)
+    described.append(repr(limits))
+    if adapter is not None and not isinstance(adapter, str):
+        objects.append(adapter)
+        described.append(f"adapter:{type(adapter).__module__}.{type(adapter).__qualname__}")
+    for transform in transforms:
+        objects.append(transform)
+        described.append(f"transform:{type(transform).__module__}.{type(transform).__qualname__}")
+    if abort is not None:
+        objects.append(abort)
+        codes = sorted(code.value for code in abort.codes)
+        described.append(f"abort:{codes}:{len(abort.predicates)}")
+    return objects, described
+
+
+def _describe(obj: Any) -> str:
+    """``repr(obj)`` when it describes the value (a dataclass), else the class name."""
+    cls = type(obj)
+    if cls.__repr__ is object.__repr__:  # type: ignore[comparison-overlap]
+        return f"{cls.__module__}.{cls.__qualname__}"
+    return repr(obj)
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, refs: dict[int, int]) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._refs = refs
+
+    def persistent_id(self, obj: Any) -> Any:
+        return self._refs.get(id(obj))
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, objects: list[Any]) -> None:
+        super().__init__(file)
+        self._objects = objects
+
+    def persistent_load(self, pid: Any) -> Any:
+        return self._objects[pid]
+
+
+def dump_session(session: Session) -> bytes:
+    if session.broken:
+        raise SnapshotError("cannot snapshot a session whose feed() raised")
+    state = dict(session.__dict__)
+    state["_out"] = []
+    objects, described = _config(
+        session._plan,
+        session._limits,
+        session._adapter_spec,
+        session._transforms,
+        getattr(session, "_policy", None),
+    )
+    refs = {id(obj): index for index, obj in enumerate(objects)}
+    body = io.BytesIO()
+    _Pickler(body, refs).dump((type(session), state))
+    head = pickle.dumps((_MAGIC, FORMAT, _version(), described), protocol=4)
+    return len(head).to_bytes(4, "big") + head + body.getvalue()
+
+
+def load_session(processor: StreamBlockProcessor, data: bytes) -> Session:
+    try:
+        size = int.from_bytes(data[:4], "big")
+        magic, version, library, described = pickle.loads(data[4 : 4 + size])
+    except Exception as exc:
+        raise SnapshotError(f"not a streamblocks snapshot: {exc!r}") from None
+    if magic != _MAGIC or version != FORMAT:
+        raise SnapshotError(f"not a streamblocks snapshot (format {version!r})")
+    if library != _version():
+        raise SnapshotError(
+            f"the snapshot was made by streamblocks {library}; this is {_version()} "
+            "(snapshots are only restored by the version that made them)"
+        )
+    objects, mine = _config(
+        processor.plan(),
+        processor.limits,
+        processor.input_adapter,
+        processor.transforms,
+        processor.abort_policy,
+    )
+    if mine != described:
+        differ = next(
+            (f"{a!r} != {b!r}" for a, b in zip(described, mine, strict=False) if a != b),
+            f"{len(described)} configuration items != {len(mine)}",
+        )
+        raise SnapshotError(
+            f"the processor is configured differently from the one that made the snapshot: {differ}"
+        )
+    try:
+        cls, state = _Unpickler(io.BytesIO(data[4 + size :]), objects).load()
+    except Exception as exc:
+        raise SnapshotError(f"the snapshot could not be read: {exc!r}") from exc
+    session: Session = cls.__new__(cls)
+    session.__dict__.update(state)
+    return session

@@ -1,0 +1,127 @@
+"""Every regular expression in the library, run against its worst cases.
+
+The patterns are collected by importing every module and finding ``re.Pattern``
+objects, so a new pattern fails :func:`test_every_pattern_is_audited` until it is listed
+in ``USES`` with the operations the code applies to it. Each operation then runs on
+adversarial inputs (long runs of each character the pattern mentions, behind prefixes
+that get the matcher deep into the pattern); a catastrophic (exponential) or quadratic
+pattern takes seconds there, a linear one microseconds. The audit runs in a child
+process with a timeout so an exponential pattern fails the test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import subprocess
+import sys
+import textwrap
+
+import streamblocks
+
+# module.attribute -> the operations the code applies ("match" covers match at an
+# offset, "search" covers search/finditer/sub over a whole text).
+USES: dict[str, tuple[str, ...]] = {
+    "streamblocks.core.session._TICK_OR_NEWLINE": ("search",),
+    "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
+    "streamblocks.syntaxes.arguments._INT": ("fullmatch",),
+    "streamblocks.syntaxes.arguments._FLOAT": ("fullmatch",),
+    "streamblocks.syntaxes.arguments._BAD_ESCAPE": ("search",),
+    "streamblocks.syntaxes.frontmatter._PLAIN_ENTRY": ("fullmatch",),
+    "streamblocks.syntaxes.frontmatter._BRACKETS": ("search",),
+    "streamblocks.syntaxes.gadget._NAME": ("fullmatch",),
+    "streamblocks.syntaxes.gadget._NAME_SO_FAR": ("fullmatch",),
+    "streamblocks.syntaxes.preamble._OPENER": ("fullmatch",),
+    "streamblocks.syntaxes.preamble._OPENER_PREFIX": ("fullmatch",),
+    "streamblocks.syntaxes.xml._NAME_AT": ("match",),
+    "streamblocks.syntaxes.xml._SPACES": ("match",),
+    "streamblocks.syntaxes.xml._ATTR": ("match",),
+    "streamblocks.syntaxes.xml._ATTR_ANYWHERE": ("search",),
+    "streamblocks.syntaxes.xml._ATTR_PREFIX": ("fullmatch",),
+    "streamblocks.syntaxes.xml._CLOSE_TAG": ("match",),
+    "streamblocks.syntaxes.xml._CLOSE_PREFIX": ("fullmatch",),
+    "streamblocks.syntaxes.xml._ENTITY": ("search",),
+}
+# Patterns built at run time (session.py): the inline scanner's stops and the search for
+# the next line that may be a marker.
+DYNAMIC = {"<": ("search",), "[<`]": ("search",), "\n": ("search",), "\n[!`~<-]": ("search",)}
+
+
+def _collect() -> dict[str, re.Pattern[str]]:
+    found: dict[str, re.Pattern[str]] = {}
+    for info in pkgutil.walk_packages(streamblocks.__path__, "streamblocks."):
+        if info.name.endswith("__main__") or ".ext." in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, re.Pattern):
+                found[f"{info.name}.{name}"] = value
+    return found
+
+
+def test_every_pattern_is_audited() -> None:
+    assert set(_collect()) == set(USES)
+
+
+AUDIT = textwrap.dedent(
+    r"""
+    import itertools, json, sys, time, re
+    uses = json.loads(sys.argv[1])
+    POOL = list("a0 \t:!<>/=\"'\\-.[{~&#`\n") + ["\x00"]
+    PREFIXES = ["!!a:", "!!a:b:", "</a", "<a ", "a=", 'a="', "&#", "a: ", "0.1e", '"', "~", "["]
+
+    def cases(n):
+        yield from (c * n for c in POOL)
+        yield from ((a + b) * (n // 2) for a, b in itertools.permutations(POOL, 2))
+        yield from (p + c * n + s for p in PREFIXES for c in POOL for s in ("", "\x00"))
+
+    def timed(pattern, op, text, repeat=1):
+        best = float("inf")
+        for _ in range(repeat):
+            started = time.perf_counter()
+            if op == "search":
+                for _ in pattern.finditer(text):
+                    pass
+            else:
+                getattr(pattern, op)(text)
+            best = min(best, time.perf_counter() - started)
+        return best
+
+    worst = {}
+    for source, ops in uses:
+        pattern = re.compile(source, re.DOTALL if source.startswith("!(?:") else 0)
+        small = sorted(
+            ((timed(pattern, op, text), index, op) for index, text in enumerate(cases(1_000))
+             for op in ops), reverse=True)[:3]
+        large = list(cases(8_000))
+        result = [0.0, 0.0, ""]
+        for spent, index, op in small:
+            text = large[index]
+            t1 = timed(pattern, op, list(cases(1_000))[index], 5)
+            t8 = timed(pattern, op, text, 5)
+            if t8 > result[1]:
+                result = [t8 / max(t1, 1e-7), t8, f"{op} {text[:8]!r}...{text[-4:]!r}"]
+        worst[source] = result
+    print(json.dumps(worst))
+    """
+)
+
+
+def test_no_pattern_backtracks_catastrophically() -> None:
+    import json
+
+    collected = _collect()
+    uses = [(collected[name].pattern, ops) for name, ops in USES.items()]
+    uses += list(DYNAMIC.items())
+    done = subprocess.run(
+        [sys.executable, "-c", AUDIT, json.dumps(uses)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
+    )
+    worst = json.loads(done.stdout)
+    # 8x the input: a linear pattern takes ~8x the time, a quadratic one ~64x
+    slow = {source: case for source, case in worst.items() if case[0] > 20 and case[1] > 1e-3}
+    assert not slow, f"patterns superlinear on their worst case (ratio, seconds, case): {slow}"
