@@ -84,11 +84,16 @@ class ToolResultBlock(_Content):
 
 
 class CodeBlock(_Content):
-    """Code, with its language when known."""
+    """Code, with its language when known; for code read from a file (an agent's
+    ``Read`` tool) the file's ``path``, the first line shown (``start_line``, 1-based)
+    and the file's ``total_lines``."""
 
     type: Literal["code"] = "code"
     code: str
     language: str | None = None
+    path: str | None = None
+    start_line: int | None = None
+    total_lines: int | None = None
 
 
 class FileChangeBlock(_Content):
@@ -243,8 +248,15 @@ def _tool_result(block: Block) -> ToolResultBlock:
 
 
 def _code(block: Block) -> CodeBlock:
-    language = block.attrs.get("language")
-    return CodeBlock(code=_text(block.content), language=language)
+    attrs = block.attrs
+    start, total = attrs.get("start_line"), attrs.get("total_lines")
+    return CodeBlock(
+        code=_text(block.content),
+        language=attrs.get("language"),
+        path=attrs.get("path"),
+        start_line=start if isinstance(start, int) else None,
+        total_lines=total if isinstance(total, int) else None,
+    )
 
 
 def _command(block: Block) -> CommandBlock:
@@ -293,7 +305,8 @@ Provider-native blocks (syntax ``"native"``) carry their details in ``attrs``: a
 call its ``name``/``id`` (content: the argument object), a tool result its
 ``tool_call_id``/``is_error``, a command its ``command``/``exit_code``/``status``
 (content: the output), a file change its ``path``/``kind`` (content: the diff), a todo
-list its items as content. Gadget blocks are tool calls named after the gadget."""
+list its items as content, code its ``language``/``path``/``start_line``/``total_lines``
+(content: the code). Gadget blocks are tool calls named after the gadget."""
 
 
 class MessageAccumulator:

@@ -85,12 +85,12 @@ async def test_run(mode: str) -> None:
     assert [type(e) for e in events] == [type(e) for e in sent]
     adapter = detect_input_adapter(events[0])
     assert isinstance(adapter, AGUIInputAdapter)
-    assert adapter.categorize(events[0]) is EventCategory.STREAM_START
+    # The run events pass through: an AG-UI output re-emits the input's own framing.
+    assert adapter.categorize(events[0]) is EventCategory.PASSTHROUGH
     run = run_adapter(adapter, events)
 
     assert run.problems == []
     assert run.text == REPLY
-    assert run.ended
     assert run.stop_reason is StopReason.tool_use  # a tool call without a result
     assert run.usage == Usage(
         input_tokens=11, output_tokens=22, reasoning_tokens=5, cache_read_tokens=4
@@ -99,7 +99,11 @@ async def test_run(mode: str) -> None:
         ("thinking", "rsn_1", THINKING),
         ("tool_call", "tc_1", TOOL_ARGS),
     ]
-    assert [type(e).__name__ for e in run.passthrough] == ["StateDeltaEvent"]
+    assert [type(e).__name__ for e in run.passthrough] == [
+        "RunStartedEvent",
+        "StateDeltaEvent",
+        "RunFinishedEvent",
+    ]
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -116,7 +120,11 @@ async def test_run_error_and_tool_results(mode: str) -> None:
     run = run_adapter(AGUIInputAdapter(), events)
     assert run.text == "The answer is 42."
     assert run.stop_reason is StopReason.error
-    assert [type(e).__name__ for e in run.passthrough] == ["ToolCallResultEvent", "RunErrorEvent"]
+    assert [type(e).__name__ for e in run.passthrough] == [
+        "RunStartedEvent",
+        "ToolCallResultEvent",
+        "RunErrorEvent",
+    ]
     assert [(b.block_type, b.content) for b in run.natives] == [("tool_call", {})]
 
 

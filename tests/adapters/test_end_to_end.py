@@ -187,7 +187,9 @@ async def test_agui_stream(mode: str) -> None:
         Usage(input_tokens=11, output_tokens=22, reasoning_tokens=5, cache_read_tokens=4),
     )
     assert [type(e.event).__name__ for e in events if isinstance(e, Passthrough)] == [
-        "StateDeltaEvent"
+        "RunStartedEvent",
+        "StateDeltaEvent",
+        "RunFinishedEvent",
     ]
 
 

@@ -65,5 +65,5 @@ def test_everything_works_without_the_sdks() -> None:
         "gemini": "z",
         "agui": "z",
     }
-    assert got["loaded"] == ["agui", "anthropic", "gemini", "openai"]
+    assert got["loaded"] == ["agui", "anthropic", "claude_cli", "codex_cli", "gemini", "openai"]
     assert got["attempts"] == []  # nothing even tried to import an SDK

@@ -43,8 +43,16 @@ class InputAdapter(Protocol):
 
     Optional methods, used when present: ``matches(event) -> bool`` (auto-detection,
     must not import the SDK), ``stop_reason(event) -> StopReason | None``,
-    ``usage(event) -> Usage | None``, ``native_events(event) -> list[Native]`` and
-    ``for_stream() -> InputAdapter``.
+    ``usage(event) -> Usage | None``, ``native_events(event) -> list[Native]``,
+    ``error(event) -> str | None`` (the message of an error the event reports; the
+    last one becomes ``STREAM_FINISHED.error`` when the stream stops with
+    ``StopReason.error``) and ``for_stream() -> InputAdapter``.
+
+    An adapter that reads raw framed input (NDJSON lines as ``str``/``bytes`` chunks
+    cut anywhere) adds ``frames(item) -> Iterable[event]``: the session hands it each
+    fed item and analyses the events it returns (zero, one or several), in order; at
+    ``close()`` it calls ``end_frames() -> Iterable[event]`` for what is still held.
+    Such an adapter keeps per-stream state and needs ``for_stream()``.
     """
 
     def categorize(self, event: Any) -> EventCategory: ...
@@ -54,7 +62,13 @@ class InputAdapter(Protocol):
 
 @runtime_checkable
 class OutputAdapter(Protocol):
-    """Turns our events into another protocol's events (AG-UI, for a front end)."""
+    """Turns our events into another protocol's events (AG-UI, for a front end).
+
+    Each method returns the protocol events (zero or more) for one of our events.
+    An output adapter that keeps per-stream state (an open text message, run ids)
+    provides ``for_stream()`` returning a fresh instance; the processor's drivers call
+    it once per stream, so one configured adapter serves any number of streams.
+    """
 
     def to_protocol_event(self, event: Event) -> Iterable[Any]: ...
 

@@ -120,39 +120,48 @@ class StreamBlockProcessor:
         :mod:`streamblocks.core.snapshot`); raises :class:`SnapshotError` otherwise."""
         return load_session(self, snapshot)
 
-    def process(self, source: Iterable[Any]) -> Iterator[Any]:
+    def process(
+        self, source: Iterable[Any], *, output_adapter: OutputAdapter | None = None
+    ) -> Iterator[Any]:
         """Events of a synchronous stream of text chunks or provider events.
 
+        ``output_adapter`` (default: the processor's) converts the events, e.g. to
+        AG-UI; an output adapter with ``for_stream()`` gets a fresh instance per stream.
         The source is closed (its ``close()`` called) when the stream ends, when the
         consumer stops early (closing this generator) and when ``abort_on`` fires; an
         exception from the source comes out unchanged after the events already decided.
         """
         session = self.session()
+        out = self._output_for_stream(output_adapter)
         iterator = iter(source)
         try:
             for item in iterator:
                 events = session.feed(item)
                 if session.aborted is not None:
                     _close_source(iterator)
-                    yield from self._outgoing(events)
+                    yield from _outgoing(out, events)
                     break
-                yield from self._outgoing(events)
-            yield from self._outgoing(session.close())
+                yield from _outgoing(out, events)
+            yield from _outgoing(out, session.close())
         finally:
             _close_quietly(session)
             _close_source(iterator)
 
     async def process_stream(
-        self, source: AsyncIterable[Any] | Iterable[Any]
+        self,
+        source: AsyncIterable[Any] | Iterable[Any],
+        *,
+        output_adapter: OutputAdapter | None = None,
     ) -> AsyncIterator[Any]:
         """Events of an asynchronous stream (a plain iterable is accepted too).
 
-        The source is closed (``await aclose()``) when the stream ends, when this
-        generator is closed (``aclose()``, ``contextlib.aclosing``), when the task is
-        cancelled or times out, and when ``abort_on`` fires.
+        ``output_adapter`` as for :meth:`process`. The source is closed
+        (``await aclose()``) when the stream ends, when this generator is closed
+        (``aclose()``, ``contextlib.aclosing``), when the task is cancelled or times out,
+        and when ``abort_on`` fires.
         """
         if not isinstance(source, AsyncIterable):
-            driver = self.process(source)
+            driver = self.process(source, output_adapter=output_adapter)
             try:
                 for event in driver:
                     yield event
@@ -160,34 +169,41 @@ class StreamBlockProcessor:
                 _close_source(driver)
             return
         session = self.session()
+        out = self._output_for_stream(output_adapter)
         iterator: Any = aiter(source)
         try:
             async for item in iterator:
                 events = session.feed(item)
                 if session.aborted is not None:
                     await _aclose_source(iterator)
-                    for event in self._outgoing(events):
+                    for event in _outgoing(out, events):
                         yield event
                     break
-                for event in self._outgoing(events):
+                for event in _outgoing(out, events):
                     yield event
-            for event in self._outgoing(session.close()):
+            for event in _outgoing(out, session.close()):
                 yield event
         finally:
             _close_quietly(session)
             await _aclose_source(iterator)
 
-    def _outgoing(self, events: list[Any]) -> Iterable[Any]:
-        adapter = self.output_adapter
-        if adapter is None:
-            return events
-        converted: list[Any] = []
-        for event in events:
-            if getattr(event, "type", None) == "PASSTHROUGH":
-                converted.extend(adapter.passthrough(event.event))
-            else:
-                converted.extend(adapter.to_protocol_event(event))
-        return converted
+    def _output_for_stream(self, adapter: OutputAdapter | None) -> OutputAdapter | None:
+        """The output adapter for one stream (``for_stream()`` when it keeps state)."""
+        adapter = adapter if adapter is not None else self.output_adapter
+        for_stream = getattr(adapter, "for_stream", None)
+        return for_stream() if for_stream is not None else adapter
+
+
+def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:
+    if adapter is None:
+        return events
+    converted: list[Any] = []
+    for event in events:
+        if getattr(event, "type", None) == "PASSTHROUGH":
+            converted.extend(adapter.passthrough(event.event))
+        else:
+            converted.extend(adapter.to_protocol_event(event))
+    return converted
 
 
 def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> bool:

@@ -173,6 +173,9 @@ class Session:
         self._errors = 0
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
+        self._error_message: str | None = None
+        self._frames: Callable[[Any], Any] | None = None
+        self._error_of: Callable[[Any], str | None] | None = None
         self._transforms = tuple(transforms)
         self._chain = compose_transforms(*transforms).for_stream() if transforms else None
         self._setup_inline(plan)
@@ -238,6 +241,7 @@ class Session:
         if not self._started:
             self._begin()
         self._fast = 0
+        self._end_frames()
         self._finish_text()
         if self._xml is not None:
             self._finish_inline()
@@ -247,11 +251,13 @@ class Session:
         if self._chain is not None:
             out = self._chain.process_all(out)
             out.extend(self._chain.flush())
+        stop = self._stop_reason or StopReason.unknown
         out.append(
             StreamFinished(
-                self._stop_reason or StopReason.unknown,
+                stop,
                 self._usage,
                 Counts(self._pos, self._blocks, self._errors),
+                self._error_message if stop is StopReason.error else None,
             )
         )
         return out
@@ -300,10 +306,40 @@ class Session:
         if self._prefilled is not None:
             self._open_inline(Tag(self._prefilled, {}, False, 0), "")
 
-    def _feed_event(self, event: Any) -> None:
+    def _feed_event(self, item: Any) -> None:
         adapter = self._adapter
         if adapter is None:
-            adapter = self._adapter = self._choose_adapter(event)
+            adapter = self._adapter = self._choose_adapter(item)
+            self._frames = getattr(adapter, "frames", None)
+            self._error_of = getattr(adapter, "error", None)
+        frames = self._frames
+        if frames is None:
+            self._analyze_event(adapter, item)
+            return
+        try:  # the item is raw input (NDJSON text): the adapter cuts it into events
+            events = list(frames(item))
+        except Exception as exc:
+            self._adapter_failed(adapter, "frames", exc)
+            return
+        for event in events:
+            self._analyze_event(adapter, event)
+
+    def _end_frames(self) -> None:
+        """At close: the events an adapter with ``frames`` still holds (a last line
+        without its newline)."""
+        adapter = self._adapter
+        end_frames = getattr(adapter, "end_frames", None)
+        if adapter is None or end_frames is None:
+            return
+        try:
+            events = list(end_frames())
+        except Exception as exc:
+            self._adapter_failed(adapter, "end_frames", exc)
+            return
+        for event in events:
+            self._analyze_event(adapter, event)
+
+    def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
         text = ""
         try:
             category = adapter.categorize(event)
@@ -313,6 +349,11 @@ class Session:
             self._adapter_failed(adapter, "categorize/extract_text", exc)
             category = EventCategory.PASSTHROUGH
         try:
+            error_of = self._error_of
+            if error_of is not None:
+                message = error_of(event)
+                if message is not None:
+                    self._error_message = message
             stop_reason = getattr(adapter, "stop_reason", None)
             if stop_reason is not None:
                 reason = stop_reason(event)
@@ -328,7 +369,7 @@ class Session:
                 for piece in natives(event) or ():
                     self._native(piece)
         except Exception as exc:
-            self._adapter_failed(adapter, "stop_reason/usage/native_events", exc)
+            self._adapter_failed(adapter, "error/stop_reason/usage/native_events", exc)
         if category is EventCategory.TEXT_CONTENT:
             if text:
                 self._consume(text)

@@ -71,7 +71,8 @@ def _finish(block: NativeBlock, parse: str) -> None:
 def run_adapter(adapter: InputAdapter, events: Iterable[Any]) -> AdapterRun:
     """Feed ``events`` through ``adapter`` as the session does and collect the results.
 
-    Calls ``for_stream()`` first when the adapter has it; then for each event
+    Calls ``for_stream()`` first when the adapter has it (and ``frames()`` /
+    ``end_frames()`` to cut raw input into events when it has them); then for each event
     ``categorize``, ``extract_text`` for text, and the optional ``stop_reason``,
     ``usage`` and ``native_events``. Stops after a ``STREAM_END`` event.
     """
@@ -82,6 +83,13 @@ def run_adapter(adapter: InputAdapter, events: Iterable[Any]) -> AdapterRun:
     native_events = getattr(stream_adapter, "native_events", None)
     run = AdapterRun()
     open_blocks: dict[Hashable, tuple[NativeBlock, str]] = {}
+    frames = getattr(stream_adapter, "frames", None)
+    if callable(frames):  # raw framed input: the adapter cuts it into events
+        end_frames = getattr(stream_adapter, "end_frames", None)
+        items = list(events)
+        events = [event for item in items for event in frames(item)]
+        if callable(end_frames):
+            events.extend(end_frames())
     for event in events:
         category = stream_adapter.categorize(event)
         if not isinstance(category, EventCategory):

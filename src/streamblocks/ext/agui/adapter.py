@@ -10,7 +10,6 @@ from ...core.events import StopReason, Usage
 from .._base import (
     PASSTHROUGH,
     SKIP,
-    START,
     ProviderAdapter,
     Step,
     as_int,
@@ -61,9 +60,11 @@ class AGUIInputAdapter(ProviderAdapter):
     ``TEXT_MESSAGE_CONTENT`` and ``TEXT_MESSAGE_CHUNK`` deltas are text; the message
     start/end events only frame it. ``REASONING_MESSAGE_*`` (and the older
     ``THINKING_TEXT_MESSAGE_*``) become ``thinking`` blocks, ``TOOL_CALL_START/ARGS/END``
-    and ``TOOL_CALL_CHUNK`` become ``tool_call`` blocks. ``RUN_STARTED`` starts the
-    stream and ``RUN_FINISHED`` ends it (with the run's summed usage); ``RUN_ERROR`` and
-    everything else (tool results, state, steps, custom and raw events) pass through.
+    and ``TOOL_CALL_CHUNK`` become ``tool_call`` blocks. ``RUN_FINISHED`` reports the
+    stop reason and the run's summed usage, ``RUN_ERROR`` an error (its message is
+    ``STREAM_FINISHED.error``). The run events and everything else (tool results, state,
+    steps, custom and raw events) pass through, so an :class:`AGUIOutputAdapter`
+    re-emits the input's own run framing instead of adding a second one.
     """
 
     _open: dict[Hashable, None]
@@ -122,11 +123,11 @@ class AGUIInputAdapter(ProviderAdapter):
         if kind.startswith("TOOL_CALL_"):
             return self._tool(kind, event)
         if kind == "RUN_STARTED":
-            return START
+            return PASSTHROUGH  # its thread and run ids are the output's run framing
         if kind == "RUN_FINISHED":
             self._open.clear()
             return Step(
-                EventCategory.STREAM_END,
+                EventCategory.PASSTHROUGH,
                 natives=(NativeEnd(None),),
                 stop=self._finish_reason(event),
                 usage=_usage(field2(event, "usage", "usage")),
@@ -140,6 +141,13 @@ class AGUIInputAdapter(ProviderAdapter):
                 usage=_usage(field2(event, "usage", "usage")),
             )
         return PASSTHROUGH
+
+    def error(self, event: Any) -> str | None:
+        """The message of a ``RUN_ERROR``."""
+        if _kind(event) == "RUN_ERROR":
+            message = field2(event, "message", "message")
+            return message if isinstance(message, str) else "RUN_ERROR"
+        return None
 
     def _tool(self, kind: str, event: Any) -> Step:
         call_id = field2(event, "tool_call_id", "toolCallId")

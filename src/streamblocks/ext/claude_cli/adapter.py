@@ -1,0 +1,345 @@
+"""Claude CLI input adapter: the JSON lines of ``claude -p --output-format stream-json``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...core.events import StopReason, Usage
+from .._base import PASSTHROUGH, SKIP, Step, as_int
+from .._jsonl import JSONLinesAdapter, is_mapping, language_for, text_of, unified_diff
+from ..anthropic import AnthropicInputAdapter
+from ..anthropic.types import STOP_REASONS
+from .types import COMMAND_TOOLS, EDIT_TOOLS, LINE_TYPES, READ_TOOLS, TODO_TOOLS
+
+
+class Part(NamedTuple):
+    """One content block of an ``assistant`` or ``user`` line, analysed on its own so
+    text and tool calls keep their order."""
+
+    role: str
+    block: Mapping[str, Any]
+    line: Mapping[str, Any]
+    position: int
+
+
+class _Tool(NamedTuple):
+    name: str
+    input: Any
+
+
+def _usage(raw: Any, cost: Any) -> Usage | None:
+    if not is_mapping(raw):
+        return Usage(cost_usd=float(cost)) if isinstance(cost, (int, float)) else None
+    return Usage(
+        input_tokens=as_int(raw.get("input_tokens")),
+        output_tokens=as_int(raw.get("output_tokens")),
+        cache_read_tokens=as_int(raw.get("cache_read_input_tokens")),
+        cache_write_tokens=as_int(raw.get("cache_creation_input_tokens")),
+        cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
+    )
+
+
+def _is_line(event: Any) -> bool:
+    if not is_mapping(event):
+        return False
+    kind = event.get("type")
+    if kind == "system":
+        return isinstance(event.get("subtype"), str)
+    if kind == "stream_event":
+        return is_mapping(event.get("event"))
+    if kind in ("assistant", "user"):
+        message = event.get("message")
+        return is_mapping(message) and "content" in message
+    if kind == "result":
+        return "subtype" in event or "is_error" in event
+    return False
+
+
+class ClaudeCLIInputAdapter(JSONLinesAdapter):
+    """Reads Claude Code's ``stream-json`` transcript (``claude -p --output-format
+    stream-json --verbose``, with or without ``--include-partial-messages``).
+
+    Feed raw chunks (``str`` or ``bytes``, cut anywhere), parsed line dicts, or the JSON
+    array ``--output-format json --verbose`` prints. What becomes what:
+
+    - ``stream_event`` lines wrap Anthropic stream events and are read by
+      :class:`~streamblocks.ext.anthropic.AnthropicInputAdapter`: text deltas are text,
+      thinking and tool-use blocks become ``thinking`` / ``tool_call`` blocks (input JSON
+      assembled from its deltas);
+    - ``assistant`` lines give text, ``thinking`` and ``tool_call`` blocks — unless the
+      message was already streamed by ``stream_event`` lines (partial messages on), in
+      which case the snapshot is skipped so nothing arrives twice;
+    - ``user`` lines give a ``tool_result`` block per result and, from the line's
+      ``tool_use_result``, a typed block: ``code`` for a Read (path, language, start
+      line, total lines), ``command`` for Bash (output, status), ``file_change`` for
+      Edit/MultiEdit/Write (path, kind, diff), ``todo`` for TodoWrite;
+    - ``system`` (``init``: session id, model, tools) and ``result`` (duration, turns,
+      cost, usage) lines pass through; ``result`` sets the stop reason, the usage with
+      ``cost_usd``, and on an error turn :attr:`StopReason.error` with its message.
+
+    A transcript without a ``result`` line is incomplete: its stop reason stays
+    :attr:`StopReason.unknown`, never ``end_turn``. Malformed lines (not JSON, unknown
+    type, missing fields) are skipped with an :class:`AdapterWarning`.
+    """
+
+    tool_name = "Claude CLI"
+
+    _inner: AnthropicInputAdapter
+    _streamed: set[Any]
+    _tools: dict[str, _Tool]
+    _last_stop: StopReason | None
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._inner = AnthropicInputAdapter()
+        self._streamed = set()  # ids of messages read from stream_event lines
+        self._tools = {}
+        self._last_stop = None
+
+    def matches(self, event: Any) -> bool:
+        try:
+            if isinstance(event, list):  # `--output-format json --verbose`, parsed
+                return bool(event) and _is_line(event[0])
+            return _is_line(event)
+        except Exception:
+            return False
+
+    # ------------------------------------------------------------------ framing
+
+    def _expand(self, event: Mapping[str, Any]) -> list[Any]:
+        kind = event.get("type")
+        if kind not in ("assistant", "user"):
+            return [event]
+        message = event.get("message")
+        content = message.get("content") if is_mapping(message) else None
+        if not isinstance(content, list):
+            return [event]
+        return [Part(kind, block, event, i) for i, block in enumerate(content)]
+
+    def _remember_tool(self, call_id: Any, name: Any, tool_input: Any) -> None:
+        if isinstance(call_id, str):
+            known = self._tools.get(call_id)
+            if tool_input is None and known is not None:
+                tool_input = known.input
+            self._tools[call_id] = _Tool(str(name or ""), tool_input)
+
+    # ------------------------------------------------------------------ analysis
+
+    def _analyze(self, event: Any) -> Step:
+        if isinstance(event, Part):
+            return self._part(event)
+        kind = event.get("type") if is_mapping(event) else None
+        if kind == "stream_event":
+            return self._stream_event(event)
+        if kind == "assistant":
+            if not is_mapping(event.get("message")):
+                self._missing(kind, "a message")
+            else:
+                self._note_stop(event)
+            return SKIP
+        if kind == "user":
+            if not is_mapping(event.get("message")):
+                self._missing(kind, "a message")
+            return SKIP  # a prompt echoed back (--replay-user-messages)
+        if kind == "system":
+            if event.get("subtype") == "init":  # a (new) run: not finished until its result
+                self._last_stop = None
+                return Step(EventCategory.PASSTHROUGH, stop=StopReason.unknown)
+            return PASSTHROUGH
+        if kind == "result":
+            return self._result(event)
+        if kind in LINE_TYPES:
+            return SKIP
+        self._unknown(kind)
+        return SKIP
+
+    def _note_stop(self, line: Mapping[str, Any]) -> None:
+        stop = line["message"].get("stop_reason")
+        if isinstance(stop, str):
+            self._last_stop = STOP_REASONS.get(stop, StopReason.unknown)
+
+    def error(self, event: Any) -> str | None:
+        """The message of an error ``result``."""
+        if not is_mapping(event) or event.get("type") != "result":
+            return None
+        if not (event.get("is_error") or str(event.get("subtype", "")).startswith("error")):
+            return None
+        for key in ("result", "error"):
+            value = event.get(key)
+            if isinstance(value, str) and value:
+                return value
+        errors = event.get("errors")
+        if isinstance(errors, list) and errors:
+            return "; ".join(str(error) for error in errors)
+        return f"Claude CLI run failed ({event.get('subtype', 'error')})"
+
+    def _result(self, event: Mapping[str, Any]) -> Step:
+        usage = _usage(event.get("usage"), event.get("total_cost_usd"))
+        if event.get("is_error") or str(event.get("subtype", "")).startswith("error"):
+            stop = StopReason.error
+        else:
+            reported = event.get("stop_reason")
+            if isinstance(reported, str):
+                stop = STOP_REASONS.get(reported, StopReason.unknown)
+            else:
+                stop = self._last_stop or StopReason.end_turn
+        return Step(EventCategory.PASSTHROUGH, stop=stop, usage=usage)
+
+    def _stream_event(self, event: Mapping[str, Any]) -> Step:
+        inner = event.get("event")
+        if not is_mapping(inner):
+            self._missing("stream_event", "an event")
+            return SKIP
+        inner_kind = inner.get("type")
+        if inner_kind == "message_start":
+            message = inner.get("message")
+            if is_mapping(message):
+                self._streamed.add(message.get("id"))
+        adapter = self._inner
+        category = adapter.categorize(inner)
+        natives = adapter.native_events(inner)
+        stop = adapter.stop_reason(inner)
+        if stop is not None and stop is not StopReason.error:
+            self._last_stop = stop  # the run's stop reason is decided by its result line
+        if inner_kind == "content_block_start":
+            block = inner.get("content_block")
+            if is_mapping(block) and block.get("type") == "tool_use":
+                self._remember_tool(block.get("id"), block.get("name"), None)
+        if category is EventCategory.TEXT_CONTENT:
+            return Step(category, adapter.extract_text(inner), natives)
+        if category is EventCategory.PASSTHROUGH:
+            return Step(category, natives=natives)
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _part(self, part: Part) -> Step:
+        block = part.block
+        if not is_mapping(block):
+            return SKIP
+        kind = block.get("type")
+        key = (part.role, id(part.line), part.position)
+        if part.role == "assistant":
+            if kind == "tool_use":
+                self._remember_tool(block.get("id"), block.get("name"), block.get("input"))
+            if part.position == 0:
+                self._note_stop(part.line)
+            if part.line["message"].get("id") in self._streamed:
+                return SKIP  # a snapshot of content already read from stream events
+            if kind == "text":
+                text = block.get("text")
+                return Step(EventCategory.TEXT_CONTENT, text) if isinstance(text, str) else SKIP
+            if kind == "thinking":
+                thinking = block.get("thinking")
+                signature = block.get("signature")
+                natives: list[Native] = [NativeStart(key, "thinking")]
+                if isinstance(thinking, str) and thinking:
+                    natives.append(NativeDelta(key, thinking))
+                natives.append(
+                    NativeEnd(key, None, {"signature": signature} if signature else None)
+                )
+                return Step(EventCategory.SKIP, natives=natives)
+            if kind == "tool_use":
+                call_id = block.get("id")
+                if not isinstance(call_id, str):
+                    self._missing("tool_use", "an id")
+                    return SKIP
+                tool_input = block.get("input")
+                return Step(
+                    EventCategory.SKIP,
+                    natives=(
+                        NativeStart(
+                            key,
+                            "tool_call",
+                            call_id,
+                            {"name": block.get("name"), "id": call_id},
+                            "json",
+                        ),
+                        NativeEnd(key, tool_input if is_mapping(tool_input) else {}),
+                    ),
+                )
+            return SKIP  # redacted thinking, server tool blocks, anything newer
+        if kind != "tool_result":
+            return SKIP  # text or images of a user prompt
+        call_id = block.get("tool_use_id")
+        if not isinstance(call_id, str):
+            self._missing("tool_result", "a tool_use_id")
+            return SKIP
+        is_error = bool(block.get("is_error", False))
+        content = text_of(block.get("content"))
+        natives = [
+            NativeStart(key, "tool_result", None, {"tool_call_id": call_id, "is_error": is_error}),
+            NativeEnd(key, content if content is not None else ""),
+        ]
+        line = part.line
+        payload = line.get("tool_use_result", line.get("toolUseResult"))
+        if is_mapping(payload):
+            natives.extend(self._typed(("typed", key), call_id, payload, is_error))
+        return Step(EventCategory.SKIP, natives=natives)
+
+    def _typed(
+        self, key: Any, call_id: str, payload: Mapping[str, Any], is_error: bool
+    ) -> list[Native]:
+        """The typed block a tool's structured result stands for (none when unknown)."""
+        tool = self._tools.get(call_id, _Tool("", None))
+        name, tool_input = tool.name, tool.input if is_mapping(tool.input) else {}
+        file = payload.get("file")
+        if (name in READ_TOOLS or not name) and is_mapping(file):
+            path = file.get("filePath")
+            code = file.get("content")
+            if isinstance(path, str) and isinstance(code, str):
+                attrs = {
+                    "path": path,
+                    "language": language_for(path),
+                    "start_line": as_int(file.get("startLine")),
+                    "total_lines": as_int(file.get("totalLines")),
+                    "num_lines": as_int(file.get("numLines")),
+                    "tool_call_id": call_id,
+                }
+                return [NativeStart(key, "code", None, attrs), NativeEnd(key, code)]
+        if name in COMMAND_TOOLS or (not name and "stdout" in payload):
+            stdout, stderr = payload.get("stdout"), payload.get("stderr")
+            output = stdout if isinstance(stdout, str) else ""
+            if isinstance(stderr, str) and stderr:
+                output += ("" if not output or output.endswith("\n") else "\n") + stderr
+            status = (
+                "interrupted"
+                if payload.get("interrupted")
+                else "failed"
+                if is_error
+                else "completed"
+            )
+            attrs = {
+                "command": str(tool_input.get("command", "")),
+                "status": status,
+                "tool_call_id": call_id,
+            }
+            return [NativeStart(key, "command", None, attrs), NativeEnd(key, output)]
+        path = payload.get("filePath")
+        if (name in EDIT_TOOLS or not name) and isinstance(path, str):
+            created = payload.get("type") == "create"
+            patch = payload.get("structuredPatch")
+            diff = unified_diff(path, patch) if isinstance(patch, list) else None
+            new_content = payload.get("content")
+            attrs = {
+                "path": path,
+                "kind": "add" if created else "update",
+                "diff": diff,
+                "content": new_content if isinstance(new_content, str) else None,
+                "tool_call_id": call_id,
+            }
+            return [NativeStart(key, "file_change", None, attrs), NativeEnd(key, diff or "")]
+        todos = payload.get("newTodos")
+        if todos is None and name in TODO_TOOLS:
+            todos = tool_input.get("todos")
+        if isinstance(todos, list):
+            items = [
+                {"text": str(todo.get("content", "")), "status": str(todo.get("status", "pending"))}
+                for todo in todos
+                if is_mapping(todo)
+            ]
+            return [
+                NativeStart(key, "todo", None, {"tool_call_id": call_id}),
+                NativeEnd(key, {"items": items}),
+            ]
+        return []
