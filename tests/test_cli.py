@@ -314,3 +314,166 @@ def test_json_schema_of_each_event() -> None:
     }
     assert by_type["STREAM_FINISHED"]["counts"] == {"chars": 29, "blocks": 1, "errors": 1}
     assert by_type["STREAM_FINISHED"]["stop_reason"] == "unknown"
+
+
+# -- agent-CLI transcripts ---------------------------------------------------------------
+
+
+def _transcript(kind: str) -> list[dict[str, Any]]:
+    from adapters import transcripts as t
+
+    return {
+        "claude": t.claude_tool_run,
+        "claude-partial": t.claude_partial_run,
+        "claude-error": t.claude_error_run,
+        "codex": t.codex_run,
+    }[kind]()
+
+
+CLAUDE_NATIVE = [
+    "thinking",
+    "tool_call",
+    "tool_result",
+    "code",
+    "tool_call",
+    "tool_result",
+    "command",
+    "tool_call",
+    "tool_result",
+    "file_change",
+    "tool_call",
+    "tool_result",
+    "file_change",
+    "tool_call",
+    "tool_result",
+    "todo",
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "layout"),
+    [
+        ("claude", "ndjson"),
+        ("claude", "array"),
+        ("claude", "array-pretty"),
+        ("claude", "stdin"),
+        ("claude-partial", "ndjson"),
+        ("codex", "ndjson"),
+    ],
+)
+def test_extract_reads_transcripts(
+    kind: str,
+    layout: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Claude Code and Codex transcripts are sniffed and detected with no flag, as JSON
+    lines, as the one array `claude -p --output-format json --verbose` prints, or piped."""
+    import io
+
+    lines = _transcript(kind)
+    if layout == "array":
+        body = json.dumps(lines)
+    elif layout == "array-pretty":
+        body = json.dumps(lines, indent=2)
+    else:
+        body = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    if layout == "stdin":
+        stdin = io.TextIOWrapper(io.BytesIO(body.encode("utf-8")), encoding="utf-8")
+        monkeypatch.setattr(sys, "stdin", stdin)
+        code, out, err = run(capsys, "extract", "--json")
+    else:
+        path = tmp_path / "transcript.jsonl"
+        path.write_text(body, encoding="utf-8")
+        code, out, err = run(capsys, "extract", str(path), "--json")
+    assert code == 0, err
+    events = json_events(out)  # every line is JSON: native blocks serialise
+    ends = [e["block"] for e in events if e["type"] == "BLOCK_END"]
+    text = "".join(e["text"] for e in events if e["type"] == "TEXT_DELTA")
+    finished = events[-1]
+    assert finished["type"] == "STREAM_FINISHED"
+    assert finished["stop_reason"] == "end_turn"
+    assert finished["counts"]["errors"] == 0
+    # The model's own `!!n1:note` block is still extracted from the transcript's text.
+    assert ("note", "delimiter_preamble") in [(b["type"], b["syntax"]) for b in ends]
+    assert "!!n1" not in text
+    if kind == "claude":
+        native = [b["type"] for b in ends if b["syntax"] == "native"]
+        assert native == CLAUDE_NATIVE
+        assert finished["usage"]["cost_usd"] == pytest.approx(0.0421)
+        code_block = next(b for b in ends if b["type"] == "code")
+        assert code_block["attrs"]["language"] == "python"
+        todo = next(b for b in ends if b["type"] == "todo")
+        assert todo["content"]["items"][1] == {"text": "Fix add()", "status": "in_progress"}
+    if kind == "claude-partial":
+        assert text.count("Let me look at the code.") == 1  # deltas and snapshot: once
+    if kind == "codex":
+        assert {"thinking", "command", "file_change", "tool_call", "todo"} <= {
+            b["type"] for b in ends
+        }
+
+
+def test_extract_transcript_error_turn_and_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "failed.jsonl"
+    lines = _transcript("claude-error")
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(path), "--json")
+    assert code == 0
+    finished = json_events(out)[-1]
+    assert finished["stop_reason"] == "error"
+    assert "overloaded" in finished["error"]
+    code, out, _ = run(capsys, "extract", str(path), "--plain", "--strict")
+    assert code == 1
+    assert "stop: error" in out
+
+
+def test_extract_transcript_forced_adapter(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--adapter codex_cli` reads the lines with that adapter; the wrong one is refused
+    rather than guessed."""
+    path = tmp_path / "codex.log"
+    lines = _transcript("codex")
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(path), "--adapter", "codex_cli", "--json")
+    assert code == 0, err
+    assert json_events(out)[-1]["counts"]["blocks"] > 5
+    code, _, err = run(capsys, "extract", str(path), "--adapter", "nope")
+    assert code == 2
+    assert "claude_cli" in err and "codex_cli" in err
+
+
+def test_plain_rendering_shows_whole_native_blocks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tool results, code read and command output arrive whole (no deltas): the plain
+    rendering still shows their content."""
+    path = tmp_path / "claude.jsonl"
+    lines = _transcript("claude")
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(path), "--plain", "--hide-text")
+    assert code == 0
+    assert "│ print(add(1, 2))\n" in out  # the code block of the Read result
+    assert "│ warning: slow\n└─ command" in out  # the command's output
+    assert "│ \n└─" not in out  # no empty gutter line before a block's end
+
+
+def test_adapters_lists_transcript_readers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "adapters", "--json")
+    assert code == 0
+    records = {r["name"]: r for r in json_events(out)}
+    for name in ("claude_cli", "codex_cli"):
+        assert records[name]["loaded"] is True
+        assert records[name]["sdk"] == "none needed"
+    code, out, _ = run(capsys, "adapters", "--plain")
+    assert "none needed" in out
+
+
+def test_sniff_arrays() -> None:
+    assert sniff(b'[{"type": "system"}]') == "json"
+    assert sniff(b'\n[\n  {\n    "type": "system"') == "json"  # pretty-printed, cut
+    assert sniff(b"[link](https://example.com) text") == "text"
+    assert sniff(b"[]") == "text"

@@ -29,13 +29,16 @@ from .render import Renderer, event_json, make_renderer, rich_available
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
 """Files at least this large get a progress bar (when stderr is a terminal)."""
 
-SDK_MODULES = {
+SDK_MODULES: dict[str, str | None] = {
     "openai": "openai",
     "anthropic": "anthropic",
     "gemini": "google.genai",
     "agui": "ag_ui.core",
+    "claude_cli": None,
+    "codex_cli": None,
 }
-"""The SDK each built-in adapter reads (it also reads the SDK's JSON without it)."""
+"""The SDK each built-in adapter reads (it also reads the SDK's JSON without it);
+``None`` for the transcript adapters, which read JSON lines and need no SDK."""
 
 API_KEYS = {
     "openai": ("OPENAI_API_KEY",),
@@ -180,8 +183,10 @@ def cmd_adapters(args: argparse.Namespace) -> int:
     infos = available()
     rows = []
     for info in infos:
-        module = SDK_MODULES.get(info.name) if info.builtin else None
+        module = SDK_MODULES.get(info.name, "") if info.builtin else ""
         if module is None:
+            sdk = "none needed"
+        elif not module:
             sdk = "-"
         else:
             try:
@@ -241,7 +246,7 @@ def provider_stream(
     """Open a real streaming call; the API key must be set."""
     key = _api_key(provider)
     extra = {"openai": "openai", "anthropic": "anthropic", "gemini": "gemini"}[provider]
-    module = SDK_MODULES[provider]
+    module = SDK_MODULES[provider] or provider
     if importlib.util.find_spec(module.split(".")[0]) is None:
         raise CLIError(f"the {provider} SDK is not installed: pip install 'streamblocks[{extra}]'")
     if provider == "openai":
@@ -338,8 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
         "extract",
         help="extract blocks from a text file or a recorded provider stream",
         description="Read raw text, or NDJSON/SSE of provider events (OpenAI, Anthropic, "
-        "Gemini, AG-UI and any installed adapter; detected from the first line), and "
-        "show the blocks.",
+        "Gemini, AG-UI, Claude CLI and Codex CLI transcripts, and any installed adapter; "
+        "detected from the first line), and show the blocks.",
     )
     extract.add_argument("file", nargs="?", default="-", help="a file, or - for stdin (default)")
     extract.add_argument(

@@ -1,9 +1,11 @@
 """Reading what ``streamblocks extract`` is given: raw text, NDJSON or SSE of provider events.
 
 The format is decided from the first non-blank line: a JSON object means one provider
-event per line (NDJSON, as a JSONL log or ``--output-format stream-json`` writes them),
-``data:``/``event:`` lines mean a server-sent-events body, anything else is text. The
-provider is then detected from the first event, as the processor does for live streams.
+event per line (NDJSON, as a JSONL log, ``claude -p --output-format stream-json`` or
+``codex exec --json`` writes them), a JSON array of objects means one document holding
+the events (``claude -p --output-format json --verbose``), ``data:``/``event:`` lines
+mean a server-sent-events body, anything else is text. The provider is then detected from
+the first event, as the processor does for live streams.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import codecs
 import importlib
 import importlib.util
 import json
+import re
 import sys
 import warnings
 from collections.abc import Callable, Iterator
@@ -26,6 +29,7 @@ from ..core.registry import BlockRegistry
 
 BINARY_SNIFF = 8192
 READ_SIZE = 65536
+_ARRAY_OF_OBJECTS = re.compile(r'\[\s*\{\s*"')
 
 
 class CLIError(Exception):
@@ -39,7 +43,7 @@ class Source:
 
     items: Iterator[Any]
     format: str
-    """``"text"``, ``"ndjson"`` or ``"sse"``."""
+    """``"text"``, ``"ndjson"``, ``"json"`` (one array of events) or ``"sse"``."""
     adapter: InputAdapter | None
     """``None`` for text."""
     size: int | None
@@ -193,10 +197,15 @@ def _first_line(head: bytes) -> str:
 
 
 def sniff(head: bytes) -> str:
-    """``"ndjson"``, ``"sse"`` or ``"text"``, from the first bytes of an input."""
+    """``"ndjson"``, ``"json"``, ``"sse"`` or ``"text"``, from the first bytes of an input."""
     line = _first_line(head)
     if line.startswith(("data:", "event:")):
         return "sse"
+    if line.startswith("["):
+        # An array of event objects, on one line or pretty-printed over many. Anything
+        # else starting with a bracket (a markdown link, a list of numbers) is text.
+        text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+        return "json" if _ARRAY_OF_OBJECTS.match(text) else "text"
     if line.startswith("{"):
         try:
             value = json.loads(line)
@@ -225,11 +234,30 @@ def _json_items(lines: Iterator[str], name: str, sse: bool) -> Iterator[Any]:
             value = json.loads(line)
         except ValueError as exc:
             raise CLIError(f"{name}, line {number}: invalid JSON ({exc})") from None
+        if isinstance(value, list) and all(isinstance(item, dict) for item in value):
+            yield from value  # a whole transcript as one array on one line
+            continue
         if not isinstance(value, dict):
             raise CLIError(
                 f"{name}, line {number}: expected a JSON object, got {type(value).__name__}"
             )
         yield value
+
+
+def _array_items(texts: Iterator[str], name: str) -> Iterator[Any]:
+    """The events of an input that is one JSON array (read whole: it is one document)."""
+    try:
+        value = json.loads("".join(texts).lstrip("\ufeff"))
+    except ValueError as exc:
+        raise CLIError(f"{name}: invalid JSON ({exc})") from None
+    if not isinstance(value, list):
+        raise CLIError(f"{name}: expected a JSON array of events, got {type(value).__name__}")
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise CLIError(
+                f"{name}, item {index}: expected a JSON object, got {type(item).__name__}"
+            )
+        yield item
 
 
 def _detected(items: Iterator[Any], name: str, forced: InputAdapter | None) -> Source | None:
@@ -272,7 +300,10 @@ def open_source(
         size_chunk = chunk or 4096
         source = Source(_rechunk(reader.text(), size_chunk), "text", None, size)
     else:
-        items = _json_items(reader.lines(), name, sse=kind == "sse")
+        if kind == "json":
+            items = _array_items(reader.text(), name)
+        else:
+            items = _json_items(reader.lines(), name, sse=kind == "sse")
         found = _detected(items, name, forced)
         if found is None:
             source = Source(iter(()), kind, forced, size)

@@ -146,6 +146,8 @@ class PlainRenderer(Renderer):
         self.out = out
         self.hide_text = hide_text
         self.at_line_start = True
+        self.streamed: set[str] = set()
+        """Open blocks whose content has been written (from their deltas)."""
 
     def _write(self, text: str) -> None:
         if text:
@@ -156,6 +158,11 @@ class PlainRenderer(Renderer):
         if not self.at_line_start:
             self._write("\n")
 
+    def _body(self, text: str) -> None:
+        """Block text, each line behind a ``│`` gutter."""
+        for line in text.splitlines(keepends=True):
+            self._write(("│ " if self.at_line_start else "") + line)
+
     def show(self, event: Any) -> None:
         if isinstance(event, TextDelta):
             if not self.hide_text:
@@ -163,17 +170,24 @@ class PlainRenderer(Renderer):
         elif isinstance(event, BlockStart):
             self._newline()
             attrs = f" {jsonable(event.attrs)}" if event.attrs else ""
-            self._write(f"┌─ {event.block_type} {event.block_id} ({event.syntax}){attrs}\n│ ")
+            self._write(f"┌─ {event.block_type} {event.block_id} ({event.syntax}){attrs}\n")
         elif isinstance(event, BlockDelta):
-            self._write(event.text.replace("\n", "\n│ "))
+            if event.section == "content":
+                self.streamed.add(event.block_id)
+            self._body(event.text)
         elif isinstance(event, BlockEnd):
             block = event.block
+            if block.id not in self.streamed and isinstance(block.content, str):
+                # A native block (a tool result, a command's output) arrives whole.
+                self._body(block.content)
+            self.streamed.discard(block.id)
             self._newline()
             detail = f" metadata={json.dumps(jsonable(block.metadata), ensure_ascii=False)}"
             if block.syntax in ("native", "gadget") and not isinstance(block.content, str):
                 detail = f" content={json.dumps(jsonable(block.content), ensure_ascii=False)}"
             self._write(f"└─ {block.type} {block.id} ok,{detail}\n")
         elif isinstance(event, BlockError):
+            self.streamed.discard(event.block_id or "")
             self._newline()
             label = " ".join(part for part in (event.block_type, event.block_id) if part)
             self._write(f"✗ {event.code.value} {label}: {event.message}\n")
