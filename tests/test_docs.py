@@ -56,6 +56,31 @@ def test_example_runs_offline(example: Path) -> None:
     assert done.stdout.strip(), f"{example} printed nothing"
 
 
+def test_agui_example_without_fastapi() -> None:
+    """The AG-UI endpoint example needs FastAPI only for the app: without it, it builds
+    and checks the same SSE body."""
+    example = ROOT / "examples" / "agui_fastapi" / "main.py"
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['fastapi'] = None  # import fastapi -> ImportError\n"
+        f"runpy.run_path({str(example)!r}, run_name='__main__')\n"
+    )
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    env.pop("ANTHROPIC_API_KEY", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=example.parent,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "FastAPI is not installed" in done.stdout
+    assert "TOOL_CALL_START disk_usage" in done.stdout
+    assert "all valid" in done.stdout
+
+
 def test_cli_demo_runs_offline() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "streamblocks", "demo", "--delay", "0", "--hide-text"],
