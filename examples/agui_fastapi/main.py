@@ -81,7 +81,7 @@ async def model_stream(prompt: str) -> AsyncIterator[Any]:
         tools=TOOLS,  # type: ignore[arg-type]
         stream=True,
     )
-    async for event in stream:
+    async for event in stream:  # type: ignore[union-attr]
         yield event
 
 
@@ -223,7 +223,10 @@ def describe(events: list[Any]) -> list[str]:
 
 def main() -> None:
     if "--serve" in sys.argv:
-        import uvicorn
+        try:
+            import uvicorn  # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            sys.exit("--serve needs FastAPI and uvicorn: pip install fastapi uvicorn")
 
         uvicorn.run(create_app(), host="127.0.0.1", port=8000)
         return
