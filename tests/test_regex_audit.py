@@ -24,6 +24,7 @@ import streamblocks
 # offset, "search" covers search/finditer/sub over a whole text).
 USES: dict[str, tuple[str, ...]] = {
     "streamblocks.core.session._TICK_OR_NEWLINE": ("search",),
+    "streamblocks.cli.inputs._ARRAY_OF_OBJECTS": ("match",),
     "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
     "streamblocks.syntaxes.arguments._INT": ("fullmatch",),
     "streamblocks.syntaxes.arguments._FLOAT": ("fullmatch",),
