@@ -210,3 +210,7 @@ def literal_line(line: str, marker: str, complete: bool) -> Verdict:
     if not line.startswith(marker) or line[len(marker) :].strip():
         return Verdict.REJECT
     return Verdict.CLOSE if complete else Verdict.PENDING
+
+
+SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
+"""The active syntaxes of a processor in priority order, each with its types."""
