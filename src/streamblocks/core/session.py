@@ -356,13 +356,14 @@ class Session(InlineBlocks, ProviderEvents):
                 continue
             syntax, table = self._plan[index]
             answer = syntax.open(body, complete, table)
-            if isinstance(answer, LineParser):
-                if complete:
-                    self._engage(answer, syntax, index, line)
-                    return None
+            if answer is Verdict.REJECT:
+                continue
+            if answer is Verdict.PENDING or not complete:
                 pending = True
-            elif answer is Verdict.PENDING and not complete:
-                pending = True
+            elif answer.__class__ is not Verdict:  # a parser: the syntax took the line
+                assert isinstance(answer, LineParser)
+                self._engage(answer, syntax, index, line)
+                return None
         return Verdict.PENDING if pending else Verdict.TEXT
 
     def _marker_too_large(self, line: str, complete: bool) -> None:
