@@ -23,7 +23,7 @@ import streamblocks
 # module.attribute -> the operations the code applies ("match" covers match at an
 # offset, "search" covers search/finditer/sub over a whole text).
 USES: dict[str, tuple[str, ...]] = {
-    "streamblocks.core.session._TICK_OR_NEWLINE": ("search",),
+    "streamblocks.core.inline._TICK_OR_NEWLINE": ("search",),
     "streamblocks.cli.inputs._ARRAY_OF_OBJECTS": ("match",),
     "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
     "streamblocks.syntaxes.arguments._INT": ("fullmatch",),

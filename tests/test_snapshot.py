@@ -13,8 +13,7 @@ from typing import Any
 import pytest
 
 from helpers import normalise, run
-from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
-from streamblocks.core.snapshot import SnapshotError
+from streamblocks import BlockRegistry, Limits, SnapshotError, StreamBlockProcessor
 
 FUZZ = Path(__file__).resolve().parent.parent / "fuzz"
 sys.path.insert(0, str(FUZZ))

@@ -6,6 +6,7 @@ validated blocks as events while the reply is still streaming.
 
 from __future__ import annotations
 
+from .core.abort import AbortPolicy
 from .core.blocks import Block
 from .core.errors import (
     AdapterWarning,
@@ -13,6 +14,7 @@ from .core.errors import (
     HookWarning,
     RegistryError,
     SessionClosedError,
+    SnapshotError,
     StreamBlocksError,
     StreamBlocksWarning,
 )
@@ -50,6 +52,7 @@ from .transforms import DeltaTransform, compose_transforms
 __version__ = "0.1.0"
 
 __all__ = [
+    "AbortPolicy",
     "AdapterWarning",
     "Block",
     "BlockDelta",
@@ -75,6 +78,7 @@ __all__ = [
     "RegistryError",
     "Session",
     "SessionClosedError",
+    "SnapshotError",
     "StepResult",
     "StopReason",
     "StreamBlockProcessor",

@@ -44,6 +44,10 @@ class SessionClosedError(StreamBlocksError, RuntimeError):
     """``feed`` or ``close`` was called on a session that is already closed."""
 
 
+class SnapshotError(StreamBlocksError, ValueError):
+    """A snapshot cannot be restored by this processor or this library version."""
+
+
 class StreamBlocksWarning(UserWarning):
     """Base class of every warning issued by streamblocks."""
 

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Se
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
-from ..syntaxes.base import Syntax, TypeTable
+from ..syntaxes.base import Syntax, SyntaxPlan, TypeTable
 from ..syntaxes.fences import CodeFenceAwareness
 from ..syntaxes.markdown import MarkdownFrontmatterSyntax
 from ..syntaxes.preamble import DelimiterPreambleSyntax
@@ -18,7 +18,7 @@ from .abort import AbortingSession, AbortPolicy, AbortSpec
 from .errors import RegistryError
 from .limits import Limits
 from .registry import BlockRegistry
-from .session import Session, SyntaxPlan
+from .session import Session
 from .snapshot import load_session
 
 UNKNOWN_POLICIES = ("text", "error", "block")

@@ -11,32 +11,27 @@ block) or the open block's parser (inside one) classify the line; once a line is
 classified its remainder streams without further questions. See
 :mod:`streamblocks.syntaxes.base` for the contract.
 
-Inline layer: when an :class:`~streamblocks.syntaxes.xml.XMLTagSyntax` is active, the
-visible text outside blocks (once the line syntaxes have decided a line is text) runs
-through a small scanner that holds only a ``<`` that may still start a registered tag
-(or a backtick run, with code awareness) and opens an inline block on a complete
-opening tag. An open inline block takes all text, newlines included, up to its closing
-tag; then the line goes on as visible text. See :mod:`streamblocks.syntaxes.xml`.
+The session is assembled from parts, one idea each: this module is the line machine
+and the block lifecycle; :mod:`.inline` scans visible text for inline (XML) tags;
+:mod:`.provider` turns provider events into text and native blocks; :mod:`.validation`
+checks finished blocks; :mod:`.open_block` holds a block while it is read.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import re
-import warnings
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from ..adapters.detection import detect_input_adapter
-from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, NativeEnd, NativeStart
-from ..syntaxes.base import LineParser, ParseFailure, Syntax, TypeTable, Verdict, strip_line_end
-from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_header
+from ..adapters.protocols import InputAdapter
+from ..syntaxes.base import LineParser, ParseFailure, Syntax, SyntaxPlan, Verdict, strip_line_end
+from ..syntaxes.xml import Tag
 from ..transforms import DeltaTransform, compose_transforms
 from .blocks import Block
-from .errors import AdapterWarning, ErrorCode, SessionClosedError
+from .errors import ErrorCode, SessionClosedError
 from .events import (
     BlockDelta,
     BlockEnd,
@@ -45,84 +40,24 @@ from .events import (
     BlockStart,
     Counts,
     Event,
-    Passthrough,
     StopReason,
     StreamFinished,
     StreamStarted,
     TextDelta,
-    Usage,
 )
+from .inline import InlineBlocks
 from .limits import Limits
+from .open_block import OpenBlock
+from .provider import ProviderEvents
 from .registry import BlockType
+from .validation import run_validators, validate_content, validate_metadata
 
 _new = tuple.__new__  # builds an event without the keyword-handling constructor
 _FAST_TEXT, _FAST_CONTENT = 1, 2
-_COMPACT_EVERY = 256
 _CONTENT = "content"
 
-SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
-_TICK_OR_NEWLINE = re.compile("[`\n]")
 
-
-class _OpenBlock:
-    """A block being read: its parser, its held raw text and what its header said."""
-
-    __slots__ = (
-        "block_id",
-        "block_type",
-        "compact_at",
-        "compacted",
-        "error",
-        "index",
-        "metadata",
-        "opener_len",
-        "parser",
-        "raw",
-        "raw_len",
-        "start",
-        "streamed",
-        "syntax",
-        "type_name",
-    )
-
-    def __init__(self, parser: LineParser, syntax: Syntax, index: int, start: int) -> None:
-        self.parser = parser
-        self.syntax = syntax
-        self.index = index
-        self.start = start
-        self.raw: list[str] = []
-        self.raw_len = 0
-        self.compacted = 0
-        self.compact_at = _COMPACT_EVERY
-        self.opener_len = 0
-        self.block_id = ""
-        self.type_name = ""
-        self.block_type: BlockType | None = None
-        self.metadata: Any = None
-        self.streamed = False
-        self.error: tuple[ErrorCode, str] | None = None
-
-    def compact(self) -> None:
-        """Join the small pieces held since the last compaction into one, so a block
-        fed a character at a time holds about one string per kilobyte, not millions."""
-        raw = self.raw
-        raw[self.compacted :] = ["".join(raw[self.compacted :])]
-        self.compacted = len(raw)
-        self.compact_at = self.compacted + _COMPACT_EVERY
-
-
-class _NativeBlock:
-    __slots__ = ("attrs", "block_id", "block_type", "parse", "parts")
-
-    def __init__(self, start: NativeStart, block_id: str) -> None:
-        self.block_id = block_id
-        self.block_type = start.block_type
-        self.attrs = dict(start.attrs)
-        self.parse = start.parse
-        self.parts: list[str] = []
-
-
-class Session:
+class Session(InlineBlocks, ProviderEvents):
     """One stream's state. ``feed`` each chunk, then ``close``; both return events.
 
     Made by :meth:`StreamBlockProcessor.session`; does no I/O, starts no threads and
@@ -147,14 +82,11 @@ class Session:
         self._outside_starts: str | None = (
             None if None in self._prefilter else "".join(sorted(set("".join(self._prefilter))))  # type: ignore[arg-type]
         )
-        self._adapter: InputAdapter | None = None
-        self._adapter_spec = input_adapter
         self._identity = input_adapter is None
         self._started = False
         self._closed = False
         self._busy = False
         self._aborted: str | None = None
-        self._adapter_failures: set[str] = set()
         self._out: list[Event] = []
         self._texts: list[str] = []
         self._deltas: list[str] = []
@@ -166,18 +98,13 @@ class Session:
         self._fast_stops = ""
         self._fast_search: Callable[[str], object] = _ANY_LINE
         self._parser: LineParser | None = None
-        self._block: _OpenBlock | None = None
-        self._natives: dict[Hashable, _NativeBlock] = {}
+        self._block: OpenBlock | None = None
         self._next_id = 0
         self._blocks = 0
         self._errors = 0
-        self._stop_reason: StopReason | None = None
-        self._usage: Usage | None = None
-        self._error_message: str | None = None
-        self._frames: Callable[[Any], Any] | None = None
-        self._error_of: Callable[[Any], str | None] | None = None
         self._transforms = tuple(transforms)
         self._chain = compose_transforms(*transforms).for_stream() if transforms else None
+        self._setup_provider(input_adapter)
         self._setup_inline(plan)
 
     # ------------------------------------------------------------------ public API
@@ -306,157 +233,6 @@ class Session:
         if self._prefilled is not None:
             self._open_inline(Tag(self._prefilled, {}, False, 0), "")
 
-    def _feed_event(self, item: Any) -> None:
-        adapter = self._adapter
-        if adapter is None:
-            adapter = self._adapter = self._choose_adapter(item)
-            self._frames = getattr(adapter, "frames", None)
-            self._error_of = getattr(adapter, "error", None)
-        frames = self._frames
-        if frames is None:
-            self._analyze_event(adapter, item)
-            return
-        try:  # the item is raw input (NDJSON text): the adapter cuts it into events
-            events = list(frames(item))
-        except Exception as exc:
-            self._adapter_failed(adapter, "frames", exc)
-            return
-        for event in events:
-            self._analyze_event(adapter, event)
-
-    def _end_frames(self) -> None:
-        """At close: the events an adapter with ``frames`` still holds (a last line
-        without its newline)."""
-        adapter = self._adapter
-        end_frames = getattr(adapter, "end_frames", None)
-        if adapter is None or end_frames is None:
-            return
-        try:
-            events = list(end_frames())
-        except Exception as exc:
-            self._adapter_failed(adapter, "end_frames", exc)
-            return
-        for event in events:
-            self._analyze_event(adapter, event)
-
-    def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
-        text = ""
-        try:
-            category = adapter.categorize(event)
-            if category is EventCategory.TEXT_CONTENT:
-                text = adapter.extract_text(event)
-        except Exception as exc:  # a broken adapter: pass the event on, keep going
-            self._adapter_failed(adapter, "categorize/extract_text", exc)
-            category = EventCategory.PASSTHROUGH
-        try:
-            error_of = self._error_of
-            if error_of is not None:
-                message = error_of(event)
-                if message is not None:
-                    self._error_message = message
-            stop_reason = getattr(adapter, "stop_reason", None)
-            if stop_reason is not None:
-                reason = stop_reason(event)
-                if reason is not None:
-                    self._stop_reason = reason
-            usage = getattr(adapter, "usage", None)
-            if usage is not None:
-                found = usage(event)
-                if found is not None:
-                    self._usage = _merge_usage(self._usage, found)
-            natives = getattr(adapter, "native_events", None)
-            if natives is not None:
-                for piece in natives(event) or ():
-                    self._native(piece)
-        except Exception as exc:
-            self._adapter_failed(adapter, "error/stop_reason/usage/native_events", exc)
-        if category is EventCategory.TEXT_CONTENT:
-            if text:
-                self._consume(text)
-        elif category is EventCategory.PASSTHROUGH:
-            self._emit(Passthrough(event))
-
-    def _adapter_failed(self, adapter: InputAdapter, methods: str, exc: Exception) -> None:
-        """Warn (once per stream and group of methods) that ``adapter`` raised."""
-        if methods in self._adapter_failures:
-            return
-        self._adapter_failures.add(methods)
-        name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
-        warnings.warn(
-            f"input adapter {name} raised {exc!r} in {methods}; the stream goes on "
-            "(events it cannot read are passed through)",
-            AdapterWarning,
-            stacklevel=4,
-        )
-
-    def _choose_adapter(self, first: Any) -> InputAdapter:
-        spec = self._adapter_spec
-        if spec is None:
-            from ..adapters.identity import IdentityInputAdapter
-
-            return IdentityInputAdapter()
-        adapter = detect_input_adapter(first) if isinstance(spec, str) else spec
-        for_stream = getattr(adapter, "for_stream", None)
-        return for_stream() if for_stream is not None else adapter
-
-    def _native(self, piece: Any) -> None:
-        if isinstance(piece, NativeStart):
-            block_id = piece.block_id or self._new_id()
-            native = self._natives[piece.key] = _NativeBlock(piece, block_id)
-            self._emit(BlockStart(block_id, native.block_type, "native", native.attrs))
-        elif isinstance(piece, NativeDelta):
-            open_native = self._natives.get(piece.key)
-            if open_native is not None and piece.text:
-                open_native.parts.append(piece.text)
-                self._emit(
-                    BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, piece.text)
-                )
-        elif isinstance(piece, NativeEnd):
-            keys = list(self._natives) if piece.key is None else [piece.key]
-            for key in keys:
-                ended = self._natives.pop(key, None)
-                if ended is not None:
-                    self._end_native(ended, piece)
-
-    def _end_native(self, native: _NativeBlock, end: NativeEnd | None) -> None:
-        text = "".join(native.parts)
-        if end is not None and end.attrs:
-            native.attrs.update(end.attrs)
-        if end is not None and end.content is not None:
-            content: Any = end.content
-        elif native.parse == "json":
-            try:
-                content = json.loads(text) if text.strip() else {}
-            except (ValueError, RecursionError) as exc:
-                self._error(
-                    native.block_id,
-                    native.block_type,
-                    ErrorCode.PARSE_FAILED,
-                    f"arguments of {native.block_type} {native.block_id!r} are not valid "
-                    f"JSON ({exc}): {text}",
-                    "",
-                )
-                return
-        else:
-            content = text
-        self._blocks += 1
-        block = Block(
-            native.block_id, native.block_type, "native", None, content, native.attrs, "",
-            self._pos, self._pos,
-        )  # fmt: skip
-        self._emit(BlockEnd(block))
-
-    def _close_natives(self) -> None:
-        for key in list(self._natives):
-            native = self._natives.pop(key)
-            self._error(
-                native.block_id,
-                native.block_type,
-                ErrorCode.UNCLOSED,
-                f"the stream ended inside {native.block_type} {native.block_id!r}",
-                "",
-            )
-
     # ------------------------------------------------------------------ text
 
     def _consume(self, text: str) -> None:
@@ -580,13 +356,14 @@ class Session:
                 continue
             syntax, table = self._plan[index]
             answer = syntax.open(body, complete, table)
-            if isinstance(answer, LineParser):
-                if complete:
-                    self._engage(answer, syntax, index, line)
-                    return None
+            if answer is Verdict.REJECT:
+                continue
+            if answer is Verdict.PENDING or not complete:
                 pending = True
-            elif answer is Verdict.PENDING and not complete:
-                pending = True
+            elif answer.__class__ is not Verdict:  # a parser: the syntax took the line
+                assert isinstance(answer, LineParser)
+                self._engage(answer, syntax, index, line)
+                return None
         return Verdict.PENDING if pending else Verdict.TEXT
 
     def _marker_too_large(self, line: str, complete: bool) -> None:
@@ -638,7 +415,7 @@ class Session:
         if parser.visible:
             self._text(line)
             return
-        block = self._block = _OpenBlock(parser, syntax, index, self._pos)
+        block = self._block = OpenBlock(parser, syntax, index, self._pos)
         if parser.started:
             self._hold_unlimited(line)
             self._begin_block(block)
@@ -710,7 +487,7 @@ class Session:
         if tail:
             self._consume(tail)
 
-    def _begin_block(self, block: _OpenBlock) -> None:
+    def _begin_block(self, block: OpenBlock) -> None:
         """The header is complete: resolve the type, validate metadata, announce."""
         parser = block.parser
         parser.started = True
@@ -729,7 +506,7 @@ class Session:
             block.type_name = block_type.name
             block.streamed = block_type.streamed
             if block.error is None:
-                block.metadata, block.error = _validate_metadata(block_type, header.metadata)
+                block.metadata, block.error = validate_metadata(block_type, header.metadata)
         if block.streamed:
             self._emit(BlockStart(block.block_id, block.type_name, block.syntax.name, header.attrs))
         if block_type is not None and block_type.on_start is not None:
@@ -783,14 +560,14 @@ class Session:
         else:
             self._finish_block(block, raw, raw[block.opener_len : body_end])
 
-    def _finish_block(self, block: _OpenBlock, raw: str, body: str) -> None:
+    def _finish_block(self, block: OpenBlock, raw: str, body: str) -> None:
         block_type = block.block_type
         assert block_type is not None
         fail = block.block_id, block.type_name
         try:
             content = block.parser.parse(body)
             if block_type.content is not None:
-                content = _validate_content(block_type.content, content)
+                content = validate_content(block_type.content, content)
         except ParseFailure as exc:
             self._error(*fail, ErrorCode.PARSE_FAILED, str(exc), raw)
             return
@@ -807,7 +584,7 @@ class Session:
             block.block_id, block.type_name, block.syntax.name, block.metadata, content,
             attrs, raw, block.start, block.start + len(raw),
         )  # fmt: skip
-        problem = _run_validators(block_type, finished)
+        problem = run_validators(block_type, finished)
         if problem is not None:
             self._error(*fail, ErrorCode.VALIDATION_FAILED, problem, raw)
         elif block_type.transform is None:
@@ -877,204 +654,6 @@ class Session:
         self._parser = None
         raw = "".join(block.raw)
         self._error(block.block_id or None, block.type_name or None, code, message, raw)
-
-    # ------------------------------------------------------------------ inline (XML) blocks
-
-    def _setup_inline(self, plan: SyntaxPlan) -> None:
-        self._xml: Syntax | None = None
-        self._xml_table = TypeTable({})
-        self._xml_index = 0
-        self._xml_open: XMLBlock | None = None
-        self._prefilled: str | None = None
-        self._held = ""  # a `<` that may still start a tag, or a backtick run, + what follows
-        self._tick = 0  # length of the backtick run that opened the current code span
-        self._final = False  # end of stream: nothing is pending any more
-        self._scan_fences = False
-        self._quiet: tuple[str, str] | None = None  # characters that end the fast path
-        self._find_stop: Callable[[str, int], re.Match[str] | None] = re.compile("<").search
-        for index, (syntax, table) in enumerate(plan):
-            if getattr(syntax, "inline", False):
-                code_aware = bool(getattr(syntax, "code_aware", True))
-                self._xml, self._xml_table, self._xml_index = syntax, table, index
-                self._prefilled = getattr(syntax, "prefilled", None)
-                self._scan_fences = not code_aware
-                stops = "[<`]" if code_aware else "<"
-                self._find_stop = re.compile(stops).search
-                self._quiet = ("<", "`") if code_aware else ("<", "<")
-                break
-
-    def _visible(self, text: str) -> None:
-        """Visible text outside blocks: scanned for inline tags when XML is active
-        (inside a shown code fence only when XML is not code-aware)."""
-        if self._xml is None or (self._parser is not None and not self._scan_fences):
-            self._text(text)
-        else:
-            self._inline(text)
-
-    def _shown(self, text: str) -> None:
-        """Text of a code fence the model shows."""
-        if self._scan_fences:
-            self._inline(text)
-        else:
-            self._text(text)
-
-    def _inline(self, text: str) -> None:
-        """Run ``text`` (at most one line) through the inline scanner."""
-        held = self._held
-        if held:
-            self._held = ""
-            text = held + text
-        i, n = 0, len(text)
-        while i < n:
-            if self._xml_open is not None:
-                i = self._scan_block(text, i)
-            elif self._tick:
-                i = self._scan_code(text, i)
-            else:
-                i = self._scan_text(text, i)
-
-    def _scan_text(self, text: str, i: int) -> int:
-        """Visible text: release it up to a possible tag (or backtick run)."""
-        found = self._find_stop(text, i)
-        if found is None:
-            self._text(text[i:] if i else text)
-            return len(text)
-        at = found.start()
-        if at > i:
-            self._text(text[i:at])
-        if text[at] == "`":
-            run = _run_end(text, at)
-            if run == len(text) and not self._final:
-                self._held = text[at:]  # the run may go on in the next chunk
-                return run
-            self._text(text[at:run])
-            self._tick = run - at
-            return run
-        limit = self._max_marker
-        what, tag = opening_tag(text, at, limit, self._xml_table)
-        if what is Found.OPEN:
-            assert tag is not None
-            self._open_inline(tag, text[at : tag.end])
-            return tag.end
-        if what is Found.PENDING and not self._final:
-            self._held = text[at:]
-            return len(text)
-        if what is Found.TOO_LARGE:
-            self._error(
-                None,
-                None,
-                ErrorCode.MARKER_TOO_LARGE,
-                f"an XML tag grew past max_marker_chars={limit} without completing",
-                text[at : at + limit],
-            )
-            self._pos += limit
-            return at + limit
-        self._text("<")
-        return at + 1
-
-    def _scan_code(self, text: str, i: int) -> int:
-        """Inside an inline code span: text up to the closing backtick run (same
-        length) or the end of the line."""
-        found = _TICK_OR_NEWLINE.search(text, i)
-        if found is None:
-            self._text(text[i:] if i else text)
-            return len(text)
-        at = found.start()
-        if text[at] == "\n":
-            self._tick = 0
-            self._text(text[i : at + 1])
-            return at + 1
-        run = _run_end(text, at)
-        if run == len(text) and not self._final:
-            if at > i:
-                self._text(text[i:at])
-            self._held = text[at:]
-            return run
-        self._text(text[i:run])
-        if run - at == self._tick:
-            self._tick = 0
-        return run
-
-    def _scan_block(self, text: str, i: int) -> int:
-        """Inside an inline block: content up to its closing tag (nesting counted)."""
-        parser = self._xml_open
-        assert parser is not None
-        at = text.find("<", i)
-        stop = len(text) if at < 0 else at
-        if stop > i:
-            taken = self._inline_content(text[i:stop] if i or at >= 0 else text)
-            if self._xml_open is None:
-                return i + taken
-        if at < 0:
-            return stop
-        what, after = inner_tag(text, at, self._max_marker, parser.marker)
-        if what is Found.CLOSE and not parser.depth:
-            self._close_inline(text[at:after])
-            return after
-        if what is Found.PENDING:
-            if not self._final:
-                self._held = text[at:]
-                return len(text)
-            after = at + 1
-        elif what is Found.CLOSE:
-            parser.depth -= 1
-        elif what is Found.OPEN:
-            parser.depth += 1
-        return at + self._inline_content(text[at:after])
-
-    def _inline_content(self, piece: str) -> int:
-        """Content of the open inline block, up to its size limit; returns what fitted
-        (the block is dropped with ``TOO_LARGE`` when not all of it did)."""
-        block = self._block
-        assert block is not None
-        room = self._limits.max_block_chars - block.raw_len
-        if len(piece) <= room:
-            self._to_block(piece, Verdict.CONTENT)
-            return len(piece)
-        room = max(room, 0)
-        if room:
-            self._to_block(piece[:room], Verdict.CONTENT)
-        limit = f"max_block_chars={self._limits.max_block_chars}"
-        self._drop_inline(ErrorCode.TOO_LARGE, f"{block.type_name} grew past {limit}")
-        return room
-
-    def _open_inline(self, tag: Tag, opener: str) -> None:
-        """A complete opening tag (``opener``): announce the block, or, for ``<tag/>``,
-        finish it at once."""
-        parser = XMLBlock(xml_header(tag, self._xml_table), tag.name, tag.self_closing)
-        assert self._xml is not None
-        block = self._block = _OpenBlock(parser, self._xml, self._xml_index, self._pos)
-        self._xml_open = parser
-        self._hold_unlimited(opener)
-        self._begin_block(block)
-        if tag.self_closing:
-            self._close_inline("")
-
-    def _close_inline(self, closer: str) -> None:
-        outer = self._parser  # a shown fence the block opened in keeps going
-        self._xml_open = None
-        self._close_block(closer)
-        self._parser = outer
-
-    def _drop_inline(self, code: ErrorCode, message: str) -> None:
-        outer = self._parser
-        self._xml_open = None
-        self._drop_block(code, message)
-        self._parser = outer
-
-    def _finish_inline(self) -> None:
-        """End of stream: decide what the scanner holds, then report an open block."""
-        self._final = True
-        if self._held:
-            self._inline("")
-        parser = self._xml_open
-        if parser is not None:
-            block = self._block
-            assert block is not None
-            self._drop_inline(
-                ErrorCode.UNCLOSED,
-                f"the stream ended inside <{parser.marker}> opened at offset {block.start}",
-            )
 
     def _finish_text(self) -> None:
         """End of stream: decide the held line, then whatever is still open."""
@@ -1202,14 +781,6 @@ def _marker_line_search(starts: str) -> tuple[str, re.Pattern[str]]:
     return starts, re.compile("\n[" + re.escape(starts) + "]")
 
 
-def _run_end(text: str, at: int) -> int:
-    """The offset after the run of backticks starting at ``at``."""
-    end, n = at + 1, len(text)
-    while end < n and text[end] == "`":
-        end += 1
-    return end
-
-
 def _default_verdict(parser: LineParser) -> Verdict:
     if parser.visible:
         return Verdict.TEXT
@@ -1225,59 +796,3 @@ def _line_offset(text: str, lines: int) -> int:
             return len(text)
         pos = found + 1
     return pos
-
-
-def _validate_metadata(
-    block_type: BlockType, metadata: Mapping[str, Any] | None
-) -> tuple[Any, tuple[ErrorCode, str] | None]:
-    mapping = dict(metadata or {})
-    if block_type.metadata is None:
-        return mapping, None
-    try:
-        return block_type.metadata.model_validate(mapping), None
-    except ValidationError as exc:
-        return None, (ErrorCode.VALIDATION_FAILED, f"metadata of {block_type.name!r}: {exc}")
-    except Exception as exc:  # a model validator raising something pydantic does not wrap
-        return None, (ErrorCode.VALIDATION_FAILED, f"metadata of {block_type.name!r}: {exc!r}")
-
-
-def _validate_content(model: type[BaseModel], content: Any) -> Any:
-    """Validate a block's content against its content model.
-
-    Structured content (a gadget's argument object) is validated as it is. Text goes
-    to the model's ``parse_content(text)`` classmethod when it has one; otherwise it
-    is read as YAML (which includes JSON) and the mapping validated.
-    """
-    if not isinstance(content, str):
-        return model.model_validate(content)
-    parse_content = getattr(model, "parse_content", None)
-    if parse_content is not None:
-        return parse_content(content)
-    from ..syntaxes.frontmatter import load_yaml_mapping
-
-    return model.model_validate(load_yaml_mapping(content, "content"))
-
-
-def _run_validators(block_type: BlockType, block: Block) -> str | None:
-    for check in block_type.validators:
-        label = getattr(check, "__name__", repr(check))
-        try:
-            verdict = check(block)
-        except Exception as exc:
-            return f"validator {label} rejected the block: {exc}"
-        if verdict is False:
-            return f"validator {label} rejected the block"
-        if isinstance(verdict, str):
-            return verdict
-    return None
-
-
-def _merge_usage(old: Usage | None, new: Usage) -> Usage:
-    """Fields reported later replace earlier ones; unreported fields are kept."""
-    if old is None:
-        return new
-    fields = {
-        name: getattr(new, name) if getattr(new, name) is not None else getattr(old, name)
-        for name in Usage.__slots__
-    }
-    return Usage(**fields)

@@ -24,7 +24,7 @@ import io
 import pickle
 from typing import TYPE_CHECKING, Any
 
-from .errors import StreamBlocksError
+from .errors import SnapshotError
 
 if TYPE_CHECKING:
     from .processor import StreamBlockProcessor
@@ -32,10 +32,6 @@ if TYPE_CHECKING:
 
 FORMAT = 1
 _MAGIC = b"streamblocks-snapshot"
-
-
-class SnapshotError(StreamBlocksError, ValueError):
-    """A snapshot cannot be restored by this processor or this library version."""
 
 
 def _version() -> str:

@@ -83,13 +83,17 @@ class TypeTable:
     validation).
     """
 
-    __slots__ = ("_generic", "markers", "unknown")
+    __slots__ = ("_generic", "markers", "prefixes", "unknown")
 
     def __init__(self, markers: Mapping[str, BlockType], unknown: str = "text") -> None:
         if unknown not in ("text", "error", "block"):
             raise ValueError(f"unknown= must be 'text', 'error' or 'block', got {unknown!r}")
         self.markers = dict(markers)
         self.unknown = unknown
+        self.prefixes = frozenset(
+            name[:end] for name in self.markers for end in range(len(name) + 1)
+        )
+        """Every prefix of every marker name: a partial name outside it names no type."""
         self._generic: dict[str, BlockType] = {}
 
     def resolve(self, name: str) -> BlockType | None:
@@ -210,3 +214,7 @@ def literal_line(line: str, marker: str, complete: bool) -> Verdict:
     if not line.startswith(marker) or line[len(marker) :].strip():
         return Verdict.REJECT
     return Verdict.CLOSE if complete else Verdict.PENDING
+
+
+SyntaxPlan = Sequence[tuple[Syntax, TypeTable]]
+"""The active syntaxes of a processor in priority order, each with its types."""

@@ -53,7 +53,7 @@ class DelimiterPreambleSyntax(Syntax):
             if types.unknown == "text":
                 rest = line[2:].partition(":")[2]
                 typed = rest.partition(":")[0].rstrip()
-                if rest and not any(marker.startswith(typed) for marker in types.markers):
+                if rest and typed not in types.prefixes:
                     return Verdict.REJECT
             return Verdict.PENDING
         found = _OPENER.fullmatch(line.rstrip())
