@@ -16,16 +16,9 @@ fuzzer ever found a problem with.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
-from typing import Any
-
 from pydantic import BaseModel
 
 from streamblocks import (
-    BlockDelta,
-    BlockEnd,
-    BlockError,
     BlockRegistry,
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
@@ -33,10 +26,10 @@ from streamblocks import (
     Limits,
     MarkdownFrontmatterSyntax,
     StreamBlockProcessor,
-    StreamStarted,
-    TextDelta,
     XMLTagSyntax,
 )
+from streamblocks.testing import conserved, normalise, split_random
+from streamblocks.testing import run_chunks as run
 
 
 class Point(BaseModel):
@@ -74,55 +67,6 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8", "surrogateescape")
 
 
-def run(processor: StreamBlockProcessor, chunks: Iterable[str]) -> list[Any]:
-    session = processor.session("fuzz")
-    events: list[Any] = []
-    for chunk in chunks:
-        events.extend(session.feed(chunk))
-    events.extend(session.close())
-    return events
-
-
-def normalise(events: Sequence[Any]) -> list[Any]:
-    merged: list[Any] = []
-    for event in events:
-        last = merged[-1] if merged else None
-        if isinstance(event, TextDelta) and isinstance(last, TextDelta):
-            merged[-1] = TextDelta(last.text + event.text)
-        elif (
-            isinstance(event, BlockDelta)
-            and isinstance(last, BlockDelta)
-            and last[:3] == event[:3]
-            and last.path == event.path
-        ):
-            merged[-1] = last._replace(text=last.text + event.text)
-        elif not isinstance(event, StreamStarted):
-            merged.append(event)
-    return merged
-
-
-def conserved(events: Iterable[Any]) -> str:
-    parts = []
-    for event in events:
-        if isinstance(event, TextDelta):
-            parts.append(event.text)
-        elif isinstance(event, BlockEnd):
-            parts.append(event.block.raw)
-        elif isinstance(event, BlockError):
-            parts.append(event.raw)
-    return "".join(parts)
-
-
-def random_split(text: str, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    chunks, i = [], 0
-    while i < len(text):
-        size = rng.randint(1, 9)
-        chunks.append(text[i : i + size])
-        i += size
-    return chunks
-
-
 def check(text: str, option: int = 0) -> None:
     """Raise ``AssertionError`` when an invariant fails for ``text``."""
     processor = PROCESSORS[option % len(PROCESSORS)]
@@ -130,7 +74,7 @@ def check(text: str, option: int = 0) -> None:
     assert conserved(whole) == text, "conservation"
     reference = normalise(whole)
     assert normalise(run(processor, list(text))) == reference, "one character at a time"
-    split = random_split(text, option)
+    split = split_random(text, option)
     assert normalise(run(processor, split)) == reference, f"chunking {split!r}"
 
 

@@ -9,7 +9,7 @@ they are of the same class and have equal fields.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -56,6 +56,16 @@ class Usage:
     cache_write_tokens: int | None = None
     reasoning_tokens: int | None = None
     cost_usd: float | None = None
+
+    def updated(self, newer: Usage) -> Usage:
+        """This usage with every field ``newer`` reports replacing it: providers report
+        usage in pieces (input tokens first, output tokens at the end), later wins."""
+        changes = {
+            name: getattr(newer, name)
+            for name in self.__slots__
+            if getattr(newer, name) is not None
+        }
+        return replace(self, **changes)
 
 
 class Counts(NamedTuple):

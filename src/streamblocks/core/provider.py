@@ -119,7 +119,7 @@ class ProviderEvents:
             if usage is not None:
                 found = usage(event)
                 if found is not None:
-                    self._usage = _merge_usage(self._usage, found)
+                    self._usage = found if self._usage is None else self._usage.updated(found)
             natives = getattr(adapter, "native_events", None)
             if natives is not None:
                 for piece in natives(event) or ():
@@ -212,14 +212,3 @@ class ProviderEvents:
                 f"the stream ended inside {native.block_type} {native.block_id!r}",
                 "",
             )
-
-
-def _merge_usage(old: Usage | None, new: Usage) -> Usage:
-    """Fields reported later replace earlier ones; unreported fields are kept."""
-    if old is None:
-        return new
-    fields = {
-        name: getattr(new, name) if getattr(new, name) is not None else getattr(old, name)
-        for name in Usage.__slots__
-    }
-    return Usage(**fields)

@@ -7,7 +7,9 @@
 - :class:`MockProvider`: scripted replies (text, thinking, tool calls, errors, stop
   reasons) played back as a provider's stream events, for tests of your own code.
 - :func:`adversarial_splits`, :func:`adversarial_points`, :func:`split_at`,
-  :func:`chunk_bytes`: chunkings that break naive stream parsers.
+  :func:`chunk_bytes`, :func:`split_random`: chunkings that break naive stream parsers.
+- :func:`run_chunks`, :func:`normalise`, :func:`conserved`: check chunking invariance
+  and conservation of your own registries and syntaxes.
 
 Installed as a pytest plugin (``pytest11`` entry point ``streamblocks``) providing the
 fixtures ``adapter_run`` and ``text_splits``.
@@ -16,6 +18,7 @@ fixtures ``adapter_run`` and ``text_splits``.
 from __future__ import annotations
 
 from .conformance import AdapterConformance, AdapterSample
+from .invariants import conserved, normalise, run_chunks, split_random
 from .mock import MockProvider, MockProviderError, MockReply, MockToolCall
 from .runner import AdapterRun, NativeBlock, merge_usage, run_adapter
 from .splits import adversarial_points, adversarial_splits, chunk_bytes, split_at
@@ -32,7 +35,11 @@ __all__ = [
     "adversarial_points",
     "adversarial_splits",
     "chunk_bytes",
+    "conserved",
     "merge_usage",
+    "normalise",
     "run_adapter",
+    "run_chunks",
     "split_at",
+    "split_random",
 ]

@@ -43,16 +43,9 @@ class AdapterRun:
 
 def merge_usage(old: Usage | None, new: Usage | None) -> Usage | None:
     """Field-wise merge: the newer report's non-``None`` fields win."""
-    if new is None:
-        return old
-    if old is None:
-        return new
-    changes = {
-        f.name: getattr(new, f.name)
-        for f in dataclasses.fields(new)
-        if getattr(new, f.name) is not None
-    }
-    return dataclasses.replace(old, **changes)
+    if new is None or old is None:
+        return old if new is None else new
+    return old.updated(new)
 
 
 def _finish(block: NativeBlock, parse: str) -> None:
