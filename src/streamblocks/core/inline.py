@@ -20,15 +20,15 @@ from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_hea
 from .errors import ErrorCode
 from .limits import Limits
 from .open_block import OpenBlock
+from .part import SessionPart
 
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
-class InlineBlocks:
+class InlineBlocks(SessionPart):
     """The inline scanner's state and steps."""
 
     if TYPE_CHECKING:  # provided by Session
-        _pos: int
         _limits: Limits
         _max_marker: int
         _parser: LineParser | None
@@ -40,14 +40,6 @@ class InlineBlocks:
         def _begin_block(self, block: OpenBlock) -> None: ...
         def _close_block(self, line: str) -> None: ...
         def _drop_block(self, code: ErrorCode, message: str) -> None: ...
-        def _error(
-            self,
-            block_id: str | None,
-            type_name: str | None,
-            code: ErrorCode,
-            message: str,
-            raw: str,
-        ) -> None: ...
 
     def _setup_inline(self, plan: SyntaxPlan) -> None:
         self._xml: Syntax | None = None

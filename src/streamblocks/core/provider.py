@@ -17,6 +17,7 @@ from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, Nativ
 from .blocks import Block
 from .errors import AdapterWarning, ErrorCode
 from .events import BlockDelta, BlockEnd, BlockStart, Event, Passthrough, StopReason, Usage
+from .part import SessionPart
 
 _CONTENT = "content"
 
@@ -32,7 +33,7 @@ class _NativeBlock:
         self.parts: list[str] = []
 
 
-class ProviderEvents:
+class ProviderEvents(SessionPart):
     """Feeds provider events through the stream's input adapter."""
 
     def _setup_provider(self, input_adapter: InputAdapter | str | None) -> None:
@@ -48,19 +49,10 @@ class ProviderEvents:
 
     if TYPE_CHECKING:  # provided by Session
         _blocks: int
-        _pos: int
 
         def _consume(self, text: str) -> None: ...
         def _emit(self, event: Event) -> None: ...
         def _new_id(self) -> str: ...
-        def _error(
-            self,
-            block_id: str | None,
-            type_name: str | None,
-            code: ErrorCode,
-            message: str,
-            raw: str,
-        ) -> None: ...
 
     def _feed_event(self, item: Any) -> None:
         adapter = self._adapter
