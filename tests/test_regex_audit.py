@@ -44,9 +44,17 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.xml._CLOSE_PREFIX": ("fullmatch",),
     "streamblocks.syntaxes.xml._ENTITY": ("search",),
 }
-# Patterns built at run time (session.py): the inline scanner's stops and the search for
-# the next line that may be a marker.
-DYNAMIC = {"<": ("search",), "[<`]": ("search",), "\n": ("search",), "\n[!`~<-]": ("search",)}
+# Patterns built at run time: the inline scanner's stops, the search for the next line
+# that may be a marker (session.py) and the closing-line searches of the parsers.
+DYNAMIC = {
+    "<": ("search",),
+    "[<`]": ("search",),
+    "\n": ("search",),
+    "\n[!`~<-]": ("search",),
+    r"\n!!end[^\S\n]*\n": ("search",),
+    r"\n {0,3}`{3,}[ \t\r]*\n": ("search",),
+    r"\n {0,3}~{4,}[ \t\r]*\n": ("search",),
+}
 
 
 def _collect() -> dict[str, re.Pattern[str]]:

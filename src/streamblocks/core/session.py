@@ -27,7 +27,24 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..adapters.protocols import InputAdapter
-from ..syntaxes.base import LineParser, ParseFailure, Syntax, SyntaxPlan, Verdict, strip_line_end
+from ..syntaxes.base import (
+    BODY,
+    CLOSE,
+    CONTENT,
+    END_TEXT,
+    HOLD,
+    PENDING,
+    REJECT,
+    START,
+    TEXT,
+    VERBATIM,
+    LineParser,
+    ParseFailure,
+    Syntax,
+    SyntaxPlan,
+    Verdict,
+    strip_line_end,
+)
 from ..syntaxes.xml import Tag
 from ..transforms import DeltaTransform, compose_transforms
 from .blocks import Block
@@ -92,7 +109,7 @@ class Session(InlineBlocks, ProviderEvents):
         self._deltas: list[str] = []
         self._pos = 0
         self._line: str | None = ""
-        self._flow = Verdict.TEXT
+        self._flow = TEXT
         self._delta_key: tuple[str, str, str | None] = ("", "", None)
         self._fast = 0
         self._fast_stops = ""
@@ -258,7 +275,7 @@ class Session(InlineBlocks, ProviderEvents):
                 end = n if nl < 0 else nl + 1
                 self._inline(text[i:end])
                 self._line = "" if nl >= 0 else None
-                self._flow = Verdict.TEXT
+                self._flow = TEXT
             elif line is None:  # the rest of a classified line
                 nl = text.find("\n", i)
                 end = n if nl < 0 else nl + 1
@@ -270,8 +287,15 @@ class Session(InlineBlocks, ProviderEvents):
                 end = n if found is None else found.start() + 1
                 self._line = "" if text[end - 1] == "\n" else None
                 parser = self._parser
-                self._flow = Verdict.TEXT if parser is None else _default_verdict(parser)
+                self._flow = TEXT if parser is None else _default_verdict(parser)
                 self._flow_out(text[i:end])
+            elif (
+                not line
+                and self._parser is None
+                and self._xml is None
+                and (reached := self._read_whole(text, i))
+            ):
+                end = reached
             else:
                 nl = text.find("\n", i)
                 end = n if nl < 0 else nl + 1
@@ -290,7 +314,7 @@ class Session(InlineBlocks, ProviderEvents):
 
     def _flow_out(self, piece: str) -> None:
         """Send the rest of an already classified line where its class says."""
-        if self._flow is Verdict.TEXT:
+        if self._flow is TEXT:
             self._visible(piece)
         else:
             self._to_block(piece, self._flow)
@@ -312,7 +336,7 @@ class Session(InlineBlocks, ProviderEvents):
                 return
         else:
             verdict = self._ask(parser, body, complete)
-        if verdict is Verdict.PENDING:
+        if verdict is PENDING:
             self._line = line
             return
         self._apply(verdict, line, complete)
@@ -324,13 +348,13 @@ class Session(InlineBlocks, ProviderEvents):
         head = body[: self._max_marker + 1]
         parser = self._parser
         if parser is None:
-            if self._open(head, head, False, 0) is Verdict.PENDING:
+            if self._open(head, head, False, 0) is PENDING:
                 self._marker_too_large(line, complete)
                 return
-            verdict = Verdict.TEXT
+            verdict = TEXT
         else:
             verdict = self._ask(parser, head, False)
-            if verdict is Verdict.PENDING:
+            if verdict is PENDING:
                 verdict = _default_verdict(parser)
         self._apply(verdict, line, complete)
 
@@ -339,7 +363,7 @@ class Session(InlineBlocks, ProviderEvents):
         if starts is not None and body and body[0] not in starts:
             return _default_verdict(parser)
         verdict = parser.on_line(body, complete)
-        if verdict is Verdict.PENDING and complete:
+        if verdict is PENDING and complete:
             return _default_verdict(parser)
         return verdict
 
@@ -349,6 +373,16 @@ class Session(InlineBlocks, ProviderEvents):
         Returns ``None`` when a syntax took the (complete) line, ``PENDING`` when one
         may still take it, ``TEXT`` otherwise.
         """
+        answer = self._offer(body, complete, first)
+        if not isinstance(answer, tuple):
+            return answer
+        index, parser = answer
+        self._engage(parser, self._plan[index][0], index, line)
+        return None
+
+    def _offer(self, body: str, complete: bool, first: int) -> tuple[int, LineParser] | Verdict:
+        """The first syntax (from index ``first`` on) that takes the line, with its
+        parser; else ``PENDING`` when one may still take it, ``TEXT`` otherwise."""
         pending = False
         for index in range(first, len(self._plan)):
             starts = self._prefilter[index]
@@ -356,15 +390,100 @@ class Session(InlineBlocks, ProviderEvents):
                 continue
             syntax, table = self._plan[index]
             answer = syntax.open(body, complete, table)
-            if answer is Verdict.REJECT:
+            if answer is REJECT:
                 continue
-            if answer is Verdict.PENDING or not complete:
+            if answer is PENDING or not complete:
                 pending = True
             elif answer.__class__ is not Verdict:  # a parser: the syntax took the line
                 assert isinstance(answer, LineParser)
-                self._engage(answer, syntax, index, line)
-                return None
-        return Verdict.PENDING if pending else Verdict.TEXT
+                return index, answer
+        return PENDING if pending else TEXT
+
+    def _read_whole(self, text: str, i: int) -> int:
+        """Decide the complete line at line start ``i`` outside blocks, reading a
+        block's whole header at once, and the whole block when ``text`` holds its
+        closing line (one search of the parser's ``closing_line``).
+
+        The shortcut for long chunks: the verdicts are those of the line-by-line
+        reading (the same syntax and parser calls, fewer steps between them). Returns
+        the offset reached (a line start), or 0 having changed nothing when the header
+        is not all there or something is unusual (a long line, a limit within reach, a
+        rejected header): the line is then decided the usual way.
+        """
+        stop = min(len(text), i + min(self._max_marker, self._limits.max_metadata_chars))
+        nl = text.find("\n", i, stop)
+        if nl < 0:
+            return 0
+        pos = nl + 1
+        claimed = self._offer(strip_line_end(text[i:pos]), True, 0)
+        if claimed is TEXT:
+            self._flow = TEXT
+            self._visible(text[i:pos])
+            return pos
+        if not isinstance(claimed, tuple):
+            return 0
+        index, parser = claimed
+        if not parser.started and not parser.visible:
+            parser.held(text[i:pos])
+            lines = 1
+            while True:  # the header, a line at a time, as _decide would
+                nl = text.find("\n", pos, stop)
+                if nl < 0:
+                    return 0
+                line = text[pos : nl + 1]
+                verdict = self._ask(parser, strip_line_end(line), True)
+                if verdict is HOLD:
+                    parser.held(line)
+                    pos, lines = nl + 1, lines + 1
+                    continue
+                if verdict is VERBATIM:  # a shown code fence, visible text
+                    if parser.continuation is None:  # ... closed by this line
+                        self._flow = TEXT
+                        self._text(text[i : nl + 1])
+                        return nl + 1
+                    parser, pos = parser.continuation, nl + 1
+                    break
+                if verdict is not START:
+                    return 0
+                if parser.then is None:
+                    pos = nl + 1  # the line ends the opener
+                elif parser.then not in _OPENER_THEN or parser.opener_lines != lines:
+                    return 0  # (else the line is the body's first, or the closer)
+                break
+        closing = parser.closing_line
+        if closing is None:
+            return 0
+        found = closing.search(text, pos - 1)
+        if found is not None and found.end() - found.start() - 1 > self._max_marker + 1:
+            return 0  # a long line is decided on its start alone: leave it to _decide
+        if parser.visible:
+            self._flow = TEXT
+            if found is None:  # the region goes on, line by line
+                self._parser = parser
+                self._text(text[i:pos])
+                return pos
+            self._text(text[i : found.end()])
+            return found.end()
+        if found is None:
+            if parser.then is not None:
+                return 0
+            body_end = end = pos  # the block starts; its body comes line by line
+        else:
+            body_end, end = found.start() + 1, found.end()
+            if body_end - i > self._limits.max_block_chars or (
+                parser.then is CLOSE and body_end != pos
+            ):
+                return 0
+        block = self._block = OpenBlock(parser, self._plan[index][0], index, self._pos)
+        self._parser = parser
+        self._hold_unlimited(text[i:pos])
+        self._begin_block(block)
+        if body_end > pos:
+            self._to_block(text[pos:body_end], CONTENT)
+        if end > body_end:
+            self._flow = TEXT
+            self._close_block(text[body_end:end])
+        return end
 
     def _marker_too_large(self, line: str, complete: bool) -> None:
         """A held line outside blocks outgrew ``max_marker_chars`` while undecided."""
@@ -377,31 +496,31 @@ class Session(InlineBlocks, ProviderEvents):
             line[:cut],
         )
         self._pos += cut
-        self._flow = Verdict.TEXT
+        self._flow = TEXT
         self._line = "" if complete else None
         self._visible(line[cut:])
 
     def _apply(self, verdict: Verdict, line: str, complete: bool) -> None:
         """Carry out a decided verdict for the current line."""
         self._line = "" if complete else None
-        if verdict is Verdict.TEXT:
-            self._flow = Verdict.TEXT
+        if verdict is TEXT:
+            self._flow = TEXT
             self._visible(line)
-        elif verdict is Verdict.CONTENT or verdict is Verdict.BODY or verdict is Verdict.HOLD:
+        elif verdict is CONTENT or verdict is BODY or verdict is HOLD:
             self._flow = verdict
             self._to_block(line, verdict)
-        elif verdict is Verdict.START:
+        elif verdict is START:
             self._start(line, complete)
-        elif verdict is Verdict.CLOSE:
-            self._flow = Verdict.TEXT
+        elif verdict is CLOSE:
+            self._flow = TEXT
             self._close_block(line)
-        elif verdict is Verdict.REJECT:
+        elif verdict is REJECT:
             self._reject(line)
-        elif verdict is Verdict.VERBATIM:
-            self._flow = Verdict.TEXT
+        elif verdict is VERBATIM:
+            self._flow = TEXT
             self._verbatim(line)
-        elif verdict is Verdict.END_TEXT:
-            self._flow = Verdict.TEXT
+        elif verdict is END_TEXT:
+            self._flow = TEXT
             self._parser = None
             self._text(line)
         else:
@@ -420,7 +539,7 @@ class Session(InlineBlocks, ProviderEvents):
             self._hold_unlimited(line)
             self._begin_block(block)
         else:
-            self._to_block(line, Verdict.HOLD)
+            self._to_block(line, HOLD)
 
     def _hold(self, piece: str) -> int:
         """Add text to the open block, up to its size limit; returns what fitted."""
@@ -453,9 +572,9 @@ class Session(InlineBlocks, ProviderEvents):
             self._text(piece)
             return
         taken = self._hold(piece)
-        if verdict is Verdict.CONTENT and block.streamed and taken:
+        if verdict is CONTENT and block.streamed and taken:
             self._delta(piece[:taken])
-        elif verdict is Verdict.HOLD and taken:
+        elif verdict is HOLD and taken:
             block.parser.held(piece[:taken])
         if taken < len(piece):
             self._overflow(piece[taken:])
@@ -466,11 +585,11 @@ class Session(InlineBlocks, ProviderEvents):
         block = self._block
         assert block is not None
         parser = block.parser
-        self._flow = Verdict.TEXT
+        self._flow = TEXT
         cut = rest.find("\n") + 1
         head, tail = (rest[:cut], rest[cut:]) if cut else (rest, "")
         if not parser.started and not parser.committed:
-            if parser.on_overflow() is not Verdict.VERBATIM:
+            if parser.on_overflow() is not VERBATIM:
                 self._reject(rest)
                 return
             self._verbatim(head)
@@ -504,11 +623,12 @@ class Session(InlineBlocks, ProviderEvents):
                 block.error = (ErrorCode.UNKNOWN_TYPE, f"unknown block type {header.name!r}")
         else:
             block.type_name = block_type.name
-            block.streamed = block_type.streamed
+            block.streamed = block_type.transform is None  # (BlockType.streamed)
             if block.error is None:
                 block.metadata, block.error = validate_metadata(block_type, header.metadata)
         if block.streamed:
-            self._emit(BlockStart(block.block_id, block.type_name, block.syntax.name, header.attrs))
+            fields = (block.block_id, block.type_name, block.syntax.name, header.attrs)
+            self._emit(_new(BlockStart, fields))
         if block_type is not None and block_type.on_start is not None:
             try:
                 block_type.on_start(header.attrs)
@@ -519,7 +639,7 @@ class Session(InlineBlocks, ProviderEvents):
                         f"on_start of {block_type.name!r}: {exc!r}",
                     )
         if block.streamed and block.error is None and header.metadata is not None:
-            self._emit(BlockMetadata(block.block_id, block.type_name, block.metadata))
+            self._emit(_new(BlockMetadata, (block.block_id, block.type_name, block.metadata)))
 
     def _start(self, line: str, complete: bool) -> None:
         """``START`` from the block's parser on the current line."""
@@ -538,11 +658,11 @@ class Session(InlineBlocks, ProviderEvents):
         self._pos -= len(held) - cut
         self._begin_block(block)
         if held[cut:]:
-            self._to_block(held[cut:], Verdict.CONTENT)
+            self._to_block(held[cut:], CONTENT)
         if self._block is block:
             self._apply(then, line, complete)
         else:
-            self._flow = Verdict.TEXT
+            self._flow = TEXT
             self._text(line)
 
     def _close_block(self, line: str) -> None:
@@ -584,12 +704,12 @@ class Session(InlineBlocks, ProviderEvents):
             block.block_id, block.type_name, block.syntax.name, block.metadata, content,
             attrs, raw, block.start, block.start + len(raw),
         )  # fmt: skip
-        problem = run_validators(block_type, finished)
+        problem = run_validators(block_type, finished) if block_type.validators else None
         if problem is not None:
             self._error(*fail, ErrorCode.VALIDATION_FAILED, problem, raw)
         elif block_type.transform is None:
             self._blocks += 1
-            self._emit(BlockEnd(finished))
+            self._emit(_new(BlockEnd, (finished,)))
         else:
             self._transform(block_type, finished)
 
@@ -625,7 +745,7 @@ class Session(InlineBlocks, ProviderEvents):
         self._pos = block.start
         self._block = None
         self._parser = None
-        self._flow = Verdict.TEXT
+        self._flow = TEXT
         first_end = held.find("\n") + 1 or len(held)
         first, rest = held[:first_end], held[first_end:]
         self._line = ""
@@ -672,9 +792,9 @@ class Session(InlineBlocks, ProviderEvents):
             block = self._block
             assert block is not None
             verdict = parser.on_end()
-            if verdict is Verdict.REJECT:
+            if verdict is REJECT:
                 self._reject("")
-            elif verdict is Verdict.VERBATIM:
+            elif verdict is VERBATIM:
                 self._verbatim("")
                 self._parser = None
             else:
@@ -756,9 +876,9 @@ class Session(InlineBlocks, ProviderEvents):
         parser = self._parser
         block = self._block
         if parser is None or parser.visible:
-            mode, default = _FAST_TEXT, Verdict.TEXT
+            mode, default = _FAST_TEXT, TEXT
         elif block is not None and block.streamed and parser.started:
-            mode, default = _FAST_CONTENT, Verdict.CONTENT
+            mode, default = _FAST_CONTENT, CONTENT
         else:
             return
         run = self._plain_run()
@@ -774,6 +894,7 @@ class Session(InlineBlocks, ProviderEvents):
 
 
 _ANY_LINE = re.compile("\n").search
+_OPENER_THEN = (CONTENT, CLOSE)
 
 
 @functools.lru_cache(maxsize=64)
@@ -783,8 +904,8 @@ def _marker_line_search(starts: str) -> tuple[str, re.Pattern[str]]:
 
 def _default_verdict(parser: LineParser) -> Verdict:
     if parser.visible:
-        return Verdict.TEXT
-    return Verdict.CONTENT if parser.started else Verdict.HOLD
+        return TEXT
+    return CONTENT if parser.started else HOLD
 
 
 def _line_offset(text: str, lines: int) -> int:

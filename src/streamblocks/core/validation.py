@@ -21,9 +21,9 @@ def validate_metadata(
 ) -> tuple[Any, tuple[ErrorCode, str] | None]:
     """The metadata value (the model's instance, or the mapping) and the problem, if
     any, as an error code and message."""
-    mapping = dict(metadata or {})
     if block_type.metadata is None:
-        return mapping, None
+        return (dict(metadata) if metadata else {}), None
+    mapping = dict(metadata or {})
     try:
         return block_type.metadata.model_validate(mapping), None
     except ValidationError as exc:

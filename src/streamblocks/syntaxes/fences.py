@@ -3,11 +3,23 @@ not blocks as visible text in which no marker is recognised."""
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
 from ..core.registry import BlockType
-from .base import LineParser, Syntax, TypeTable, Verdict
+from .base import (
+    CLOSE,
+    END_TEXT,
+    PENDING,
+    REJECT,
+    TEXT,
+    LineParser,
+    Syntax,
+    TypeTable,
+    Verdict,
+)
 
 FENCE_STARTS = " `~"
 
@@ -22,23 +34,23 @@ def fence_prefix(prefix: str) -> Verdict:
     """``PENDING`` while a partial line could still be an opening fence, else ``REJECT``."""
     rest = prefix.lstrip(" ")
     if len(prefix) - len(rest) > 3:
-        return Verdict.REJECT
+        return REJECT
     if not rest:
-        return Verdict.PENDING
+        return PENDING
     char = rest[0]
     if char not in "`~":
-        return Verdict.REJECT
+        return REJECT
     run = len(rest) - len(rest.lstrip(char))
     if run == len(rest):
-        return Verdict.PENDING
+        return PENDING
     if run < 3 or (char == "`" and "`" in rest[run:]):
-        return Verdict.REJECT
-    return Verdict.PENDING
+        return REJECT
+    return PENDING
 
 
 def opening_fence(line: str) -> Fence | None:
     """The fence a complete line opens, if it is an opening fence."""
-    if fence_prefix(line) is not Verdict.PENDING:
+    if fence_prefix(line) is not PENDING:
         return None
     rest = line.lstrip(" ")
     if not rest:
@@ -55,14 +67,21 @@ def closing_fence(line: str, fence: Fence, complete: bool) -> Verdict:
     still be one; ``REJECT`` otherwise."""
     rest = line.lstrip(" ")
     if len(line) - len(rest) > 3:
-        return Verdict.REJECT
+        return REJECT
     run = len(rest) - len(rest.lstrip(fence.char))
     tail = rest[run:]
     if tail and (run < fence.length or tail.strip(" \t\r")):
-        return Verdict.REJECT
+        return REJECT
     if not complete:
-        return Verdict.PENDING
-    return Verdict.CLOSE if run >= fence.length else Verdict.REJECT
+        return PENDING
+    return CLOSE if run >= fence.length else REJECT
+
+
+@functools.lru_cache(maxsize=64)
+def closing_fence_pattern(fence: Fence) -> re.Pattern[str]:
+    """The :attr:`LineParser.closing_line` of a fence: what :func:`closing_fence` closes."""
+    run = f"{re.escape(fence.char)}{{{fence.length},}}"
+    return re.compile("\n {0,3}" + run + "[ \t\r]*\n")
 
 
 class ShownFence(LineParser):
@@ -73,12 +92,13 @@ class ShownFence(LineParser):
 
     def __init__(self, fence: Fence) -> None:
         self.fence = fence
+        self.closing_line = closing_fence_pattern(fence)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = closing_fence(line, self.fence, complete)
-        if verdict is Verdict.CLOSE:
-            return Verdict.END_TEXT
-        return Verdict.PENDING if verdict is Verdict.PENDING else Verdict.TEXT
+        if verdict is CLOSE:
+            return END_TEXT
+        return PENDING if verdict is PENDING else TEXT
 
 
 class CodeFenceAwareness(Syntax):
@@ -92,7 +112,7 @@ class CodeFenceAwareness(Syntax):
         if not complete:
             return fence_prefix(line)
         fence = opening_fence(line)
-        return Verdict.REJECT if fence is None else ShownFence(fence)
+        return REJECT if fence is None else ShownFence(fence)
 
     def describe(self, types: Sequence[BlockType]) -> str:
         return ""

@@ -13,7 +13,22 @@ import yaml
 from ..core.errors import ErrorCode
 from ..core.registry import BlockType
 from ..prompts import listing
-from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, literal_line
+from .base import (
+    CLOSE,
+    CONTENT,
+    HOLD,
+    PENDING,
+    REJECT,
+    START,
+    Header,
+    LineParser,
+    ParseFailure,
+    Syntax,
+    TypeTable,
+    Verdict,
+    literal_line,
+    literal_line_pattern,
+)
 
 FRONTMATTER_FENCE = "---"
 _PLAIN_ENTRY = re.compile(
@@ -199,32 +214,33 @@ class _FrontmatterBlock(LineParser):
     def on_line(self, line: str, complete: bool) -> Verdict:
         if self.started:
             verdict = literal_line(line, self.end_marker, complete)
-            return Verdict.CONTENT if verdict is Verdict.REJECT else verdict
+            return CONTENT if verdict is REJECT else verdict
         if not self.in_frontmatter:
             verdict = literal_line(line, FRONTMATTER_FENCE, complete)
-            if verdict is Verdict.CLOSE:
+            if verdict is CLOSE:
                 self.in_frontmatter = self.committed = True
                 self.marker_starts = "-!"
-                return Verdict.HOLD
+                return HOLD
             return verdict  # PENDING or REJECT
-        if literal_line(line, self.end_marker, complete) is Verdict.CLOSE:
+        if literal_line(line, self.end_marker, complete) is CLOSE:
             self.error = "the frontmatter was not closed with --- before " + self.end_marker
-            return Verdict.CLOSE
+            return CLOSE
         verdict = literal_line(line, FRONTMATTER_FENCE, complete)
-        if verdict is Verdict.PENDING:
+        if verdict is PENDING:
             return verdict
-        if verdict is Verdict.REJECT:
-            if literal_line(line, self.end_marker, complete) is Verdict.PENDING:
-                return Verdict.PENDING
-            return Verdict.HOLD
+        if verdict is REJECT:
+            if literal_line(line, self.end_marker, complete) is PENDING:
+                return PENDING
+            return HOLD
         text = "".join(self.lines)
         body = text[text.index("\n", text.index("\n") + 1) + 1 :]
         header = frontmatter_header(body, 3, self.types, strict=True)
         if header is None:
-            return Verdict.REJECT
+            return REJECT
         self.header = header
         self.marker_starts = "!"
-        return Verdict.START
+        self.closing_line = literal_line_pattern(self.end_marker)
+        return START
 
 
 @dataclass(frozen=True)
@@ -243,7 +259,7 @@ class DelimiterFrontmatterSyntax(Syntax):
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         verdict = literal_line(line, self.start_marker, complete)
-        if verdict is Verdict.CLOSE:
+        if verdict is CLOSE:
             return _FrontmatterBlock(types, self.end_marker)
         return verdict
 

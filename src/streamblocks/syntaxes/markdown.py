@@ -9,8 +9,30 @@ from typing import Any, ClassVar
 
 from ..core.registry import BlockType
 from ..prompts import listing
-from .base import Header, LineParser, Syntax, TypeTable, Verdict, literal_line
-from .fences import FENCE_STARTS, Fence, ShownFence, closing_fence, fence_prefix, opening_fence
+from .base import (
+    CLOSE,
+    CONTENT,
+    HOLD,
+    PENDING,
+    REJECT,
+    START,
+    VERBATIM,
+    Header,
+    LineParser,
+    Syntax,
+    TypeTable,
+    Verdict,
+    literal_line,
+)
+from .fences import (
+    FENCE_STARTS,
+    Fence,
+    ShownFence,
+    closing_fence,
+    closing_fence_pattern,
+    fence_prefix,
+    opening_fence,
+)
 from .frontmatter import FRONTMATTER_FENCE, frontmatter_header
 
 _FIRST, _FRONTMATTER = 0, 1
@@ -36,22 +58,22 @@ class _FenceBlock(LineParser):
     def on_line(self, line: str, complete: bool) -> Verdict:
         closing = closing_fence(line, self.fence, complete)
         if self.started:
-            if closing is Verdict.REJECT:
-                return Verdict.CONTENT
+            if closing is REJECT:
+                return CONTENT
             return closing
         frontmatter = literal_line(line, FRONTMATTER_FENCE, complete)
-        if Verdict.PENDING in (closing, frontmatter):
-            return Verdict.PENDING
-        if closing is Verdict.CLOSE:
-            return self._without_frontmatter(then=Verdict.CLOSE)
+        if PENDING in (closing, frontmatter):
+            return PENDING
+        if closing is CLOSE:
+            return self._without_frontmatter(then=CLOSE)
         if self.phase == _FIRST:
-            if frontmatter is Verdict.CLOSE:
+            if frontmatter is CLOSE:
                 self.phase = _FRONTMATTER
                 self.marker_starts = "-" + FENCE_STARTS
-                return Verdict.HOLD
-            return self._without_frontmatter(then=Verdict.CONTENT)
-        if frontmatter is not Verdict.CLOSE:
-            return Verdict.HOLD
+                return HOLD
+            return self._without_frontmatter(then=CONTENT)
+        if frontmatter is not CLOSE:
+            return HOLD
         held = "".join(self.lines)
         body = held[held.index("\n", held.index("\n") + 1) + 1 :]
         header = frontmatter_header(body, 3, self.types, fallback=self.info_type)
@@ -60,26 +82,28 @@ class _FenceBlock(LineParser):
         self.header = header._replace(attrs=self.attrs)
         self.then = None
         self.marker_starts = FENCE_STARTS
-        return Verdict.START
+        self.closing_line = closing_fence_pattern(self.fence)
+        return START
 
     def _without_frontmatter(self, then: Verdict) -> Verdict:
         info_type = self.info_type
         if info_type is None:
-            return self._shown(closed=then is Verdict.CLOSE)
+            return self._shown(closed=then is CLOSE)
         self.header = Header(info_type.marker, info_type, None, self.attrs, None)
         self.opener_lines = 1
         self.then = then
         self.marker_starts = FENCE_STARTS
-        return Verdict.START
+        self.closing_line = closing_fence_pattern(self.fence)
+        return START
 
     def _shown(self, closed: bool) -> Verdict:
         self.continuation = None if closed else ShownFence(self.fence)
-        return Verdict.VERBATIM
+        return VERBATIM
 
     def on_end(self) -> Verdict:
         if self.started or self.committed:
-            return Verdict.CLOSE
-        return Verdict.VERBATIM
+            return CLOSE
+        return VERBATIM
 
     def on_overflow(self) -> Verdict:
         return self._shown(closed=False)
@@ -104,7 +128,7 @@ class MarkdownFrontmatterSyntax(Syntax):
             return fence_prefix(line)
         fence = opening_fence(line)
         if fence is None:
-            return Verdict.REJECT
+            return REJECT
         info_name = fence.info.split(maxsplit=1)[0] if fence.info else ""
         return _FenceBlock(fence, types, types.markers.get(info_name))
 

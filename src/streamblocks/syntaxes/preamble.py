@@ -9,7 +9,18 @@ from typing import ClassVar
 
 from ..core.registry import BlockType
 from ..prompts import listing
-from .base import Header, LineParser, Syntax, TypeTable, Verdict, literal_line
+from .base import (
+    CONTENT,
+    PENDING,
+    REJECT,
+    Header,
+    LineParser,
+    Syntax,
+    TypeTable,
+    Verdict,
+    literal_line,
+    literal_line_pattern,
+)
 
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
 _OPENER = re.compile(rf"!!({_NAME_CHARS}+):({_NAME_CHARS}+)((?::[^:]*)*)")
@@ -25,10 +36,11 @@ class _PreambleBlock(LineParser):
         self.header = header
         self.started = True
         self.end_marker = end_marker
+        self.closing_line = literal_line_pattern(end_marker)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = literal_line(line, self.end_marker, complete)
-        return Verdict.CONTENT if verdict is Verdict.REJECT else verdict
+        return CONTENT if verdict is REJECT else verdict
 
 
 @dataclass(frozen=True)
@@ -49,21 +61,21 @@ class DelimiterPreambleSyntax(Syntax):
         if not complete:
             found = _OPENER_PREFIX.fullmatch(line)
             if found is None:
-                return Verdict.REJECT
+                return REJECT
             if types.unknown == "text":
                 rest = line[2:].partition(":")[2]
                 typed = rest.partition(":")[0].rstrip()
                 if rest and typed not in types.prefixes:
-                    return Verdict.REJECT
-            return Verdict.PENDING
+                    return REJECT
+            return PENDING
         found = _OPENER.fullmatch(line.rstrip())
         if found is None:
-            return Verdict.REJECT
+            return REJECT
         block_id, marker, tail = found.groups()
         params = tail.split(":")[1:] if tail else []
         block_type = types.resolve(marker)
         if block_type is None and types.unknown == "text":
-            return Verdict.REJECT
+            return REJECT
         type_name = block_type.name if block_type is not None else marker
         header = Header(
             name=marker,

@@ -1,0 +1,139 @@
+"""The long-chunk shortcut (``Session._read_whole``) against the line-by-line reading.
+
+A chunk holding a whole block is read with one search for the closing line; fed a
+character at a time the same text goes through the line machine. Both must give the same
+blocks, errors and visible text, under the edge cases the shortcut has to notice and
+leave to the line machine: long lines, limits within reach, rejected or broken headers,
+shown code fences, CRLF and odd whitespace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import blocks, conserved, normalise, run, visible_text
+from streamblocks import (
+    BlockRegistry,
+    DelimiterFrontmatterSyntax,
+    Limits,
+    MarkdownFrontmatterSyntax,
+    StreamBlockProcessor,
+)
+from streamblocks.syntaxes import LineParser
+
+LONG = " " * 30  # past max_marker_chars of the tight limits below
+BODY = st.lists(
+    st.sampled_from(
+        [
+            *("some text", " ", "\n", "\r\n", "!!", "!!end", "!!en", "```", "~~~~", "---"),
+            *("é", "\t", "\x0c", f"!!end{LONG}\n", f"```{LONG}\n", f"---{LONG}\n"),
+        ]
+    ),
+    max_size=10,
+).map("".join)
+END = st.sampled_from(["!!end", "!!end ", "!!end\t\x0b", "!!end\u2003", "!!end" + LONG])
+FENCE = st.sampled_from(["```", "````", "~~~", "~~~~", "  ```", "    ```"])
+CLOSER = st.sampled_from(["```", "````", "~~~", "~~~~~", "   ```", "``` x", "```\t\r"])
+NEWLINE = st.sampled_from(["\n", "\r\n"])
+
+
+@st.composite
+def piece(draw: st.DrawFn) -> str:
+    body = draw(BODY)
+    body = body if not body or body.endswith("\n") else body + "\n"
+    nl = draw(NEWLINE)
+    kind = draw(st.integers(0, 7))
+    if kind == 0:
+        name = draw(st.sampled_from(["note", "nope", "task"]))
+        params = draw(st.sampled_from(["", ":a.py", ":x:" + "p" * 20]))
+        return f"!!b1:{name}{params}{nl}{body}{draw(END)}{draw(NEWLINE)}"
+    if kind == 1:
+        yaml = draw(st.sampled_from(["id: t\nblock_type: task\n", "block_type: x\n", "x: [\n", ""]))
+        opening = draw(st.sampled_from(["---", "--- ", "x"]))
+        return f"!!start{nl}{opening}{nl}{yaml}---{nl}{body}{draw(END)}\n"
+    if kind == 2:
+        info = draw(st.sampled_from(["code", "python", "", "code extra"]))
+        return f"{draw(FENCE)}{info}{nl}{body.replace('`', chr(39))}{draw(CLOSER)}\n"
+    if kind == 3:
+        yaml = draw(st.sampled_from(["id: c1\n", "id: c1\nblock_type: code\n", "x: [\n", "```\n"]))
+        info = draw(st.sampled_from(["code", "python", ""]))
+        return f"```{info}\n---\n{yaml}---\n{body.replace('`', chr(39))}```\n"
+    if kind == 4:
+        return "!!b1:note\n" + draw(BODY)  # unclosed
+    if kind == 5:
+        return draw(st.sampled_from(["```", "!!end\n", "!!start\n", "---\n", "!!b2:note\n"]))
+    return draw(BODY)
+
+
+DOCUMENTS = st.lists(piece(), max_size=6).map("".join)
+
+
+def processor(limits: Limits | None = None, unknown: str = "text") -> StreamBlockProcessor:
+    registry = BlockRegistry()
+    registry.register("note")
+    registry.register("task", syntax=DelimiterFrontmatterSyntax())
+    registry.register("code", syntax=MarkdownFrontmatterSyntax())
+    return StreamBlockProcessor(registry, input_adapter=None, limits=limits, unknown=unknown)
+
+
+PROCESSORS = [
+    processor(),
+    processor(unknown="error"),
+    processor(unknown="block"),
+    processor(Limits(max_block_chars=60, max_marker_chars=16, max_metadata_chars=30)),
+    processor(Limits(max_block_chars=200, max_marker_chars=40, max_metadata_chars=16)),
+]
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(DOCUMENTS)
+def test_whole_chunk_reads_as_char_by_char(text: str) -> None:
+    for proc in PROCESSORS:
+        whole = run(proc, [text])
+        assert conserved(whole) == text
+        assert normalise(run(proc, list(text))) == normalise(whole)
+
+
+def test_code_aware_fence_without_the_markdown_syntax() -> None:
+    registry = BlockRegistry()
+    registry.register("note")
+    proc = StreamBlockProcessor(registry, input_adapter=None)
+    text = "```\n!!b1:note\nx\n!!end\n```\n!!b2:note\ny\n!!end\n~~~\nopen fence\n"
+    whole = run(proc, [text])
+    assert [b.id for b in blocks(whole)] == ["b2"]
+    assert visible_text(whole) == "```\n!!b1:note\nx\n!!end\n```\n~~~\nopen fence\n"
+    assert normalise(run(proc, list(text))) == normalise(whole)
+
+
+def test_a_block_in_one_chunk_is_read_without_asking_line_by_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The closing line is found by one search: no parser is asked about a line."""
+    asked: list[str] = []
+
+    def spy(method: Any) -> Any:
+        def wrapper(self: Any, line: str, complete: bool) -> Any:
+            asked.append(line)
+            return method(self, line, complete)
+
+        return wrapper
+
+    for cls in _subclasses(LineParser):
+        if "on_line" in vars(cls):
+            monkeypatch.setattr(cls, "on_line", spy(vars(cls)["on_line"]))
+    text = "a\n!!b1:note\n!!x\n!!end\n```code\nbody\n```\nz\n"
+    events = run(processor(), [text])
+    assert [b.content for b in blocks(events)] == ["!!x\n", "body\n"]
+    assert asked == ["body"]  # the fence's second line decides "no frontmatter"
+
+
+def _subclasses(cls: type) -> set[type]:
+    found = set(cls.__subclasses__())
+    for sub in list(found):
+        found |= _subclasses(sub)
+    return found
