@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, literal_line
+from .base import (
+    Header,
+    LineParser,
+    ParseFailure,
+    Syntax,
+    TypeTable,
+    Verdict,
+    literal_line,
+    literal_line_pattern,
+)
 from .frontmatter import DelimiterFrontmatterSyntax
 from .gadget import GadgetSyntax
 from .markdown import MarkdownFrontmatterSyntax
@@ -22,4 +31,5 @@ __all__ = [
     "Verdict",
     "XMLTagSyntax",
     "literal_line",
+    "literal_line_pattern",
 ]
