@@ -70,7 +70,7 @@ from .registry import BlockType
 from .validation import run_validators, validate_content, validate_metadata
 
 _new = tuple.__new__  # builds an event without the keyword-handling constructor
-_FAST_TEXT, _FAST_CONTENT = 1, 2
+_FAST_TEXT, _FAST_CONTENT, _FAST_HEADER = 1, 2, 3  # feed's shortcut: where a chunk goes
 _CONTENT = "content"
 
 
@@ -146,12 +146,18 @@ class Session(InlineBlocks, ProviderEvents):
             block = self._block
             assert block is not None
             raw = block.raw
-            if block.raw_len + len(chunk) <= self._limits.max_block_chars:
+            limits = self._limits
+            room = limits.max_block_chars if fast == _FAST_CONTENT else limits.max_metadata_chars
+            if block.raw_len + len(chunk) <= room:
                 raw.append(chunk)
                 block.raw_len += len(chunk)
                 if len(raw) > block.compact_at:
                     block.compact()
-                fields = (block.block_id, block.type_name, _CONTENT, chunk, block.parser.path)
+                parser = block.parser
+                if fast == _FAST_HEADER:
+                    parser.held(chunk)
+                    return []
+                fields = (block.block_id, block.type_name, _CONTENT, chunk, parser.path)
                 return [_new(BlockDelta, fields)]
             self._pos -= len(chunk)
             self._line = None
@@ -159,11 +165,18 @@ class Session(InlineBlocks, ProviderEvents):
             raise SessionClosedError("feed() after close()")
         if self._busy:
             raise SessionClosedError("feed() after a feed() that raised: close() the session")
+        verdict = self._held_verdict(chunk) if self._line else None
+        if verdict is PENDING:
+            return []
         self._busy, self._fast = True, 0  # stays set if this call raises (see close())
         out = self._out = []
         if not self._started:
             self._begin()
-        if self._identity and chunk.__class__ is str:
+        if verdict is not None:  # the held line start, grown by chunk, is decided
+            line = self._line + chunk
+            self._line = None
+            self._apply(verdict, line, False)
+        elif self._identity and chunk.__class__ is str:
             self._consume(chunk)
         else:
             self._feed_event(chunk)
@@ -173,6 +186,26 @@ class Session(InlineBlocks, ProviderEvents):
         if self._chain is not None:
             return self._chain.process_all(out)
         return out
+
+    def _held_verdict(self, chunk: Any) -> Verdict | None:
+        """The shortcut for a held line start that ``chunk`` (text, no newline)
+        extends, as markers arrive a few characters at a time: the verdict on the
+        longer line, asked as :meth:`_decide` would ask it. ``PENDING``: the longer line
+        is held and that is all; ``None``: not a case for the shortcut."""
+        if chunk.__class__ is not str or not self._identity or "\n" in chunk:
+            return None
+        grown = self._line + chunk  # type: ignore[operator]
+        if len(grown) > self._max_marker or self._xml_open is not None:
+            return None  # (a long line is decided on its start alone)
+        parser = self._parser
+        if parser is None:
+            answer = self._offer(grown, False, 0)
+            verdict = answer if isinstance(answer, Verdict) else None  # (never a parser)
+        else:
+            verdict = self._ask(parser, grown, False)
+        if verdict is PENDING:
+            self._line = grown
+        return verdict
 
     def close(self) -> list[Event]:
         """End the stream: report what is still open and emit ``STREAM_FINISHED``."""
@@ -877,7 +910,11 @@ class Session(InlineBlocks, ProviderEvents):
         block = self._block
         if parser is None or parser.visible:
             mode, default = _FAST_TEXT, TEXT
-        elif block is not None and block.streamed and parser.started:
+        elif block is None:
+            return
+        elif not parser.started:
+            mode, default = _FAST_HEADER, HOLD
+        elif block.streamed:
             mode, default = _FAST_CONTENT, CONTENT
         else:
             return

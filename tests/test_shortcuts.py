@@ -1,10 +1,14 @@
-"""The long-chunk shortcut (``Session._read_whole``) against the line-by-line reading.
+"""The session's shortcuts against the line-by-line reading.
 
-A chunk holding a whole block is read with one search for the closing line; fed a
-character at a time the same text goes through the line machine. Both must give the same
-blocks, errors and visible text, under the edge cases the shortcut has to notice and
-leave to the line machine: long lines, limits within reach, rejected or broken headers,
-shown code fences, CRLF and odd whitespace.
+Long chunks: a chunk holding a whole block is read with one search for the closing line
+(``Session._read_whole``); fed a character at a time the same text goes through the line
+machine. Both must give the same blocks, errors and visible text, under the edge cases
+the shortcut has to notice and leave to the line machine: long lines, limits within
+reach, rejected or broken headers, shown code fences, CRLF and odd whitespace.
+
+Token-sized chunks: a held line start grown by a chunk is asked about directly
+(``Session._held_verdict``), and header text goes straight to the block; the property
+test's character-by-character runs go through both, and the limits still hold.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import blocks, conserved, normalise, run, visible_text
+from helpers import blocks, conserved, errors, normalise, run, visible_text
 from streamblocks import (
     BlockRegistry,
     DelimiterFrontmatterSyntax,
@@ -137,3 +141,18 @@ def _subclasses(cls: type) -> set[type]:
     for sub in list(found):
         found |= _subclasses(sub)
     return found
+
+
+def test_a_held_line_start_is_bounded_by_max_marker_chars() -> None:
+    """A marker that keeps growing is given up the moment it passes the limit, not when
+    its line ends: held text stays bounded (invariant 4) and flows on (invariant 5)."""
+    session = processor(Limits(max_marker_chars=16)).session()
+    session.feed("!!b1:note:")
+    fed = [session.feed(char) for char in "p" * 6]
+    assert fed == [[]] * 6  # 16 characters: still a marker
+    crossing = session.feed("p")
+    (error,) = errors(crossing)
+    assert error.code.value == "MARKER_TOO_LARGE"
+    assert error.raw == "!!b1:note:pppppp"
+    assert visible_text(crossing) == "p"
+    assert visible_text(session.feed("p")) == "p"
