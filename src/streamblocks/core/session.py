@@ -114,6 +114,7 @@ class Session(InlineBlocks, ProviderEvents):
         self._fast = 0
         self._fast_stops = ""
         self._fast_search: Callable[[str], object] = _ANY_LINE
+        self._fast_room = 0  # characters the open block may still take in the shortcut
         self._parser: LineParser | None = None
         self._block: OpenBlock | None = None
         self._next_id = 0
@@ -140,27 +141,26 @@ class Session(InlineBlocks, ProviderEvents):
         ):
             # The chunk cannot change the state: no line in it can start a marker.
             self._line = "" if chunk[-1] == "\n" else None
-            self._pos += len(chunk)
+            size = len(chunk)
             if fast == _FAST_TEXT:
+                self._pos += size
                 return [_new(TextDelta, (chunk,))]
-            block = self._block
-            assert block is not None
-            raw = block.raw
-            limits = self._limits
-            room = limits.max_block_chars if fast == _FAST_CONTENT else limits.max_metadata_chars
-            if block.raw_len + len(chunk) <= room:
+            if size <= self._fast_room:  # the open block has room for it
+                self._fast_room -= size
+                self._pos += size
+                block = self._block
+                assert block is not None
+                raw = block.raw
                 raw.append(chunk)
-                block.raw_len += len(chunk)
+                block.raw_len += size
                 if len(raw) > block.compact_at:
                     block.compact()
-                parser = block.parser
                 if fast == _FAST_HEADER:
-                    parser.held(chunk)
+                    block.parser.held(chunk)
                     return []
-                fields = (block.block_id, block.type_name, _CONTENT, chunk, parser.path)
+                fields = (block.block_id, block.type_name, _CONTENT, chunk, block.parser.path)
                 return [_new(BlockDelta, fields)]
-            self._pos -= len(chunk)
-            self._line = None
+            self._line = None  # (the limit is crossed: the slow path reports it)
         if self._closed:
             raise SessionClosedError("feed() after close()")
         if self._busy:
@@ -903,6 +903,7 @@ class Session(InlineBlocks, ProviderEvents):
             block = self._block
             if block is not None and block.streamed:
                 self._fast, self._fast_stops, self._fast_search = _FAST_CONTENT, "", _ANY_LINE
+                self._fast_room = self._limits.max_block_chars - block.raw_len
             return
         if line:
             return
@@ -918,6 +919,10 @@ class Session(InlineBlocks, ProviderEvents):
             mode, default = _FAST_CONTENT, CONTENT
         else:
             return
+        if block is not None:
+            limits = self._limits
+            room = limits.max_block_chars if mode == _FAST_CONTENT else limits.max_metadata_chars
+            self._fast_room = room - block.raw_len
         run = self._plain_run()
         if line is None:
             if self._flow is not default:
