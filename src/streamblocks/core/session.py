@@ -459,7 +459,17 @@ class Session(InlineBlocks, ProviderEvents):
         if not parser.started and not parser.visible:
             parser.held(text[i:pos])
             lines = 1
-            while True:  # the header, a line at a time, as _decide would
+            while True:  # the header, as _consume and _decide would read it
+                starts = parser.marker_starts
+                if starts is not None and pos < stop and text[pos] not in starts:
+                    # lines no marker can start: held as one run (one search)
+                    found = _marker_line_search(starts)[1].search(text, pos, stop)
+                    if found is None:
+                        return 0
+                    run_end = found.start() + 1
+                    parser.held(text[pos:run_end])
+                    lines += text.count("\n", pos, run_end)
+                    pos = run_end
                 nl = text.find("\n", pos, stop)
                 if nl < 0:
                     return 0
