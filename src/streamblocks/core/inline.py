@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 
 from ..syntaxes.base import LineParser, Syntax, SyntaxPlan, TypeTable, Verdict
 from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_header
+from ..transforms import ComposedTransform
 from .errors import ErrorCode
+from .events import Event
 from .limits import Limits
 from .open_block import OpenBlock
 from .part import SessionPart
@@ -33,8 +35,17 @@ class InlineBlocks(SessionPart):
         _max_marker: int
         _parser: LineParser | None
         _block: OpenBlock | None
+        _line: str | None
+        _flow: Verdict
+        _busy: bool
+        _fast: int
+        _out: list[Event]
+        _identity: bool
+        _chain: ComposedTransform | None
 
         def _text(self, text: str) -> None: ...
+        def _flush(self) -> None: ...
+        def _update_fast(self) -> None: ...
         def _to_block(self, piece: str, verdict: Verdict) -> None: ...
         def _hold_unlimited(self, line: str) -> None: ...
         def _begin_block(self, block: OpenBlock) -> None: ...
@@ -48,6 +59,7 @@ class InlineBlocks(SessionPart):
         self._xml_open: XMLBlock | None = None
         self._prefilled: str | None = None
         self._held = ""  # a `<` that may still start a tag, or a backtick run, + what follows
+        self._held_quote = ""  # the quote of the attribute value the held tag ends in
         self._tick = 0  # length of the backtick run that opened the current code span
         self._final = False  # end of stream: nothing is pending any more
         self._scan_fences = False
@@ -79,11 +91,57 @@ class InlineBlocks(SessionPart):
         else:
             self._text(text)
 
+    def _feed_inline(self, chunk: str) -> list[Event] | None:
+        """``feed`` for a chunk that the line machine would hand to the scanner whole
+        (no newline, in an inline block or the middle of a visible line): the same
+        steps without it. ``None`` when that is not the case."""
+        if self._xml_open is None and (
+            self._line is not None
+            or self._flow is not Verdict.TEXT
+            or (self._parser is not None and not self._scan_fences)
+        ):
+            return None
+        if "\n" in chunk or not self._identity or self._chain is not None:
+            return None
+        held = self._held
+        if held and self._still_pending(held, chunk):
+            return []
+        self._busy, self._fast = True, 0  # stays set if this call raises
+        out = self._out = []
+        self._line, self._flow = None, Verdict.TEXT
+        self._inline(chunk)
+        self._flush()
+        self._update_fast()
+        self._busy = False
+        return out
+
+    def _still_pending(self, held: str, chunk: str) -> bool:
+        """Whether the held tag is still undecided with ``chunk`` added (then it is
+        held, and there is nothing else to do: the scanner would stop there too)."""
+        quote = self._held_quote
+        if quote:  # inside an attribute value: only its quote can end it
+            if quote not in chunk and len(held) + len(chunk) < self._max_marker:
+                self._held = held + chunk
+                return True
+            return False
+        if held[0] != "<" or ">" in chunk:
+            return False
+        text = held + chunk
+        parser = self._xml_open
+        if parser is None:
+            what, _, quote = opening_tag(text, 0, self._max_marker, self._xml_table)
+        else:
+            what = inner_tag(text, 0, self._max_marker, parser.marker)[0]
+        if what is Found.PENDING:
+            self._held, self._held_quote = text, quote
+            return True
+        return False
+
     def _inline(self, text: str) -> None:
         """Run ``text`` (at most one line) through the inline scanner."""
         held = self._held
         if held:
-            self._held = ""
+            self._held = self._held_quote = ""
             text = held + text
         i, n = 0, len(text)
         while i < n:
@@ -112,13 +170,13 @@ class InlineBlocks(SessionPart):
             self._tick = run - at
             return run
         limit = self._max_marker
-        what, tag = opening_tag(text, at, limit, self._xml_table)
+        what, tag, quote = opening_tag(text, at, limit, self._xml_table)
         if what is Found.OPEN:
             assert tag is not None
             self._open_inline(tag, text[at : tag.end])
             return tag.end
         if what is Found.PENDING and not self._final:
-            self._held = text[at:]
+            self._held, self._held_quote = text[at:], quote
             return len(text)
         if what is Found.TOO_LARGE:
             self._error(

@@ -165,6 +165,10 @@ class Session(InlineBlocks, ProviderEvents):
             raise SessionClosedError("feed() after close()")
         if self._busy:
             raise SessionClosedError("feed() after a feed() that raised: close() the session")
+        if self._xml is not None and chunk.__class__ is str:
+            events = self._feed_inline(chunk)  # the rest of a line, for the inline scanner
+            if events is not None:
+                return events
         verdict = self._held_verdict(chunk) if self._line else None
         if verdict is PENDING:
             return []
@@ -336,11 +340,16 @@ class Session(InlineBlocks, ProviderEvents):
                 self._decide(line + text[i:end], nl >= 0)
             i = end
 
-    def _plain_run(self) -> tuple[str, re.Pattern[str]] | None:
+    def _plain_run(self, quiet: bool = False) -> tuple[str, re.Pattern[str]] | None:
         """The current context's marker characters and the search for the next line
-        starting with one; ``None`` when any line may be a marker."""
+        starting with one; ``None`` when any line may be a marker. ``quiet``: for text
+        the inline scanner would pass through whole (no ``<`` or backtick: ``_quiet``)."""
         parser = self._parser
-        if self._xml is not None and (parser is None or (parser.visible and self._scan_fences)):
+        if (
+            self._xml is not None
+            and (parser is None or (parser.visible and self._scan_fences))
+            and (not quiet or self._tick)  # (a newline ends a code span)
+        ):
             return None  # visible text is scanned for inline tags, line by line
         starts = self._outside_starts if parser is None else parser.marker_starts
         return None if starts is None else _marker_line_search(starts)
@@ -933,7 +942,7 @@ class Session(InlineBlocks, ProviderEvents):
             limits = self._limits
             room = limits.max_block_chars if mode == _FAST_CONTENT else limits.max_metadata_chars
             self._fast_room = room - block.raw_len
-        run = self._plain_run()
+        run = self._plain_run(quiet=True)
         if line is None:
             if self._flow is not default:
                 return

@@ -22,7 +22,7 @@ shows it is a complete tag that is not registered.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import ClassVar, NamedTuple
@@ -103,6 +103,7 @@ class _Scan(NamedTuple):
     attrs: dict[str, str]
     self_closing: bool
     end: int
+    quote: str = ""  # PENDING inside an attribute value: its quote character
 
 
 def _scan_open(text: str, at: int, stop: int) -> _Scan:
@@ -133,44 +134,50 @@ def _scan_open(text: str, at: int, stop: int) -> _Scan:
             return _Scan(Found.NOTHING, name, False, attrs, False, 0)
         attr = _ATTR.match(text, j, stop)
         if attr is None:
-            partial = _ATTR_PREFIX.fullmatch(text, j, stop) is not None
-            return _Scan(Found.PENDING if partial else Found.NOTHING, name, False, attrs, False, 0)
+            if _ATTR_PREFIX.fullmatch(text, j, stop) is None:
+                return _Scan(Found.NOTHING, name, False, attrs, False, 0)
+            eq = text.find("=", j, stop)
+            quote = text[eq + 1] if 0 <= eq < stop - 1 else ""
+            return _Scan(Found.PENDING, name, False, attrs, False, 0, quote)
         double, single = attr.group(2), attr.group(3)
         attrs[attr.group(1)] = decode_entities(double if double is not None else single)
         i = attr.end()
 
 
-def could_name(name: str, markers: Iterable[str]) -> bool:
-    """Whether a partly typed tag name can still become one of ``markers``."""
-    return any(marker.startswith(name) for marker in markers)
-
-
-def _name_fits(name: str | None, typing_name: bool, markers: Iterable[str]) -> bool:
+def _fits(name: str | None, typing_name: bool, marker: str) -> bool:
+    """Whether a tag name read so far can still be ``marker``."""
     if name is None:
         return True
-    if typing_name:
-        return could_name(name, markers)
-    return name in markers
+    return marker.startswith(name) if typing_name else name == marker
 
 
-def opening_tag(text: str, at: int, limit: int, types: TypeTable) -> tuple[Found, Tag | None]:
+def opening_tag(text: str, at: int, limit: int, types: TypeTable) -> tuple[Found, Tag | None, str]:
     """Look at the ``<`` at ``text[at]`` outside blocks.
 
     Only the first ``limit`` characters from ``at`` are considered, so the answer does
-    not depend on how much text has arrived beyond them (chunking invariance).
+    not depend on how much text has arrived beyond them (chunking invariance). With
+    ``PENDING`` comes the quote character when the text ends inside an attribute value
+    (``""`` otherwise): more text without that quote or a newline leaves it pending.
     """
     stop = min(len(text), at + limit)
     scan = _scan_open(text, at, stop)
     if scan.found is Found.NOTHING:
-        return Found.NOTHING, None
+        return Found.NOTHING, None, ""
     if scan.found is Found.OPEN:
         assert scan.name is not None
         if not types.accepts(scan.name):
-            return Found.NOTHING, None
-        return Found.OPEN, Tag(scan.name, scan.attrs, scan.self_closing, scan.end)
-    if types.unknown == "text" and not _name_fits(scan.name, scan.typing_name, types.markers):
-        return Found.NOTHING, None
-    return (Found.PENDING if stop - at < limit else Found.TOO_LARGE), None
+            return Found.NOTHING, None, ""
+        return Found.OPEN, Tag(scan.name, scan.attrs, scan.self_closing, scan.end), ""
+    name = scan.name
+    if (
+        types.unknown == "text"
+        and name is not None
+        and name not in (types.prefixes if scan.typing_name else types.markers)
+    ):
+        return Found.NOTHING, None, ""  # names no registered tag, whatever follows
+    if stop - at < limit:
+        return Found.PENDING, None, scan.quote
+    return Found.TOO_LARGE, None, ""
 
 
 def inner_tag(text: str, at: int, limit: int, marker: str) -> tuple[Found, int]:
@@ -188,16 +195,14 @@ def inner_tag(text: str, at: int, limit: int, marker: str) -> tuple[Found, int]:
                 return Found.CLOSE, found.end()
             return Found.NOTHING, at + 1
         prefix = _CLOSE_PREFIX.fullmatch(text, at, stop)
-        pending = prefix is not None and _name_fits(
-            prefix.group(1), prefix.end(1) == stop, (marker,)
-        )
+        pending = prefix is not None and _fits(prefix.group(1), prefix.end(1) == stop, marker)
     else:
         scan = _scan_open(text, at, stop)
         if scan.found is Found.OPEN:
             if scan.name == marker and not scan.self_closing:
                 return Found.OPEN, scan.end
             return Found.NOTHING, at + 1
-        pending = scan.found is Found.PENDING and _name_fits(scan.name, scan.typing_name, (marker,))
+        pending = scan.found is Found.PENDING and _fits(scan.name, scan.typing_name, marker)
     if pending and stop - at < limit:
         return Found.PENDING, at
     return Found.NOTHING, at + 1

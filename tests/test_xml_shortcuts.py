@@ -1,0 +1,104 @@
+"""The shortcuts ``feed`` takes when XML is active (a chunk for the inline scanner fed to
+it directly, a held tag that stays pending, plain lines taken whole) give exactly the
+events of the line machine, feed by feed: each case runs twice, once with the
+shortcuts switched off."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from streamblocks import (
+    BlockRegistry,
+    DelimiterPreambleSyntax,
+    Limits,
+    MarkdownFrontmatterSyntax,
+    StreamBlockProcessor,
+    StreamStarted,
+    XMLTagSyntax,
+)
+from test_xml_properties import FRAGMENTS, PROCESSORS, cut, make
+
+# Tags whose headers run over many chunks (long attribute values, either quote inside
+# the other), closing tags split anywhere, and line starts that may or may not be markers.
+MORE = [
+    '<citation url="https://example.org/a/b?c=d&amp;e=f" n=\'it"s\'>',
+    '<citation url=\'https://example.org/"x"',
+    '<citation a="1"b="2">',
+    '<citation a="1"/>',
+    "<citation\tn='1' >",
+    "<done  />",
+    "</citation\t>",
+    "</cit",
+    "ation>",
+    " url=",
+    '"v',
+    "long plain text without markers ",
+    "\n ",
+    "\n  ```\n",
+    "\n!",
+    "\n<",
+    "\n`x`",
+]
+
+texts = st.lists(st.sampled_from(FRAGMENTS + MORE), max_size=40).map("".join)
+
+
+def _unknown(policy: str) -> StreamBlockProcessor:
+    registry = BlockRegistry()
+    registry.register("citation", syntax=XMLTagSyntax())
+    registry.register("note", syntax=[DelimiterPreambleSyntax(), MarkdownFrontmatterSyntax()])
+    return StreamBlockProcessor(registry, input_adapter=None, unknown=policy)
+
+
+CASES = [
+    *PROCESSORS,
+    _unknown("error"),
+    _unknown("block"),
+    make(XMLTagSyntax(), Limits(max_marker_chars=24)),
+]
+
+
+def feeds(processor: StreamBlockProcessor, chunks: list[str], shortcuts: bool) -> list[Any]:
+    """The events of each ``feed`` call and of ``close`` (stream ids left out)."""
+    session = processor.session()
+    if not shortcuts:  # every chunk through the line machine
+        session._feed_inline = lambda chunk: None  # type: ignore[method-assign]
+        session._update_fast = lambda: None  # type: ignore[method-assign]
+    out = [session.feed(chunk) for chunk in chunks]
+    out.append(session.close())
+    return [[e for e in events if not isinstance(e, StreamStarted)] for events in out]
+
+
+def check(processor: StreamBlockProcessor, chunks: list[str]) -> None:
+    assert feeds(processor, chunks, True) == feeds(processor, chunks, False)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=texts,
+    cuts=st.lists(st.integers(min_value=0), max_size=16),
+    which=st.integers(0, len(CASES) - 1),
+)
+def test_shortcuts_give_the_events_of_the_line_machine(
+    text: str, cuts: list[int], which: int
+) -> None:
+    processor = CASES[which]
+    check(processor, cut(text, cuts))
+    for size in (1, 3, 4):
+        check(processor, [text[i : i + size] for i in range(0, len(text), size)])
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 7, 11])
+@pytest.mark.parametrize("processor", CASES[:3] + CASES[-3:])
+def test_tags_held_over_many_chunks(size: int, processor: Any) -> None:
+    text = (
+        "a <citation url=\"https://example.org/0123456789/abcdefghij\" id='c1'>body</citation>"
+        ' b <citation n="still open when the stream ends\n'
+        ' c <citation n="x">d &lt; e</citation>\n!!b1:note\nx\n!!end\n <done/>'
+        "<citation>a\nb</citation>!!b2:note\n"  # mid-line after the block: not a marker
+    )
+    check(processor, [text[i : i + size] for i in range(0, len(text), size)])
