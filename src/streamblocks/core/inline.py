@@ -7,6 +7,10 @@ backtick run, with code awareness) and opens an inline block on a complete openi
 An open inline block takes all text, newlines included, up to its closing tag; then the
 line goes on as visible text. :class:`InlineBlocks` is a part of
 :class:`~streamblocks.core.session.Session`.
+
+Token-sized chunks make a tag arrive in many pieces, so ``feed`` hands a chunk for the
+scanner to it directly (:meth:`InlineBlocks._feed_inline`), and a held tag that a chunk
+leaves undecided costs one look at it, or none inside an attribute value.
 """
 
 from __future__ import annotations
@@ -94,7 +98,7 @@ class InlineBlocks(SessionPart):
     def _feed_inline(self, chunk: str) -> list[Event] | None:
         """``feed`` for a chunk that the line machine would hand to the scanner whole
         (no newline, in an inline block or the middle of a visible line): the same
-        steps without it. ``None`` when that is not the case."""
+        steps, without the line machine's. ``None`` when that is not the case."""
         if self._xml_open is None and (
             self._line is not None
             or self._flow is not Verdict.TEXT
@@ -116,15 +120,15 @@ class InlineBlocks(SessionPart):
         return out
 
     def _still_pending(self, held: str, chunk: str) -> bool:
-        """Whether the held tag is still undecided with ``chunk`` added (then it is
-        held, and there is nothing else to do: the scanner would stop there too)."""
+        """Whether the held tag is still undecided with ``chunk`` added; then it is
+        held, and that is all the scanner would do with it (no text, no events)."""
         quote = self._held_quote
         if quote:  # inside an attribute value: only its quote can end it
             if quote not in chunk and len(held) + len(chunk) < self._max_marker:
                 self._held = held + chunk
                 return True
             return False
-        if held[0] != "<" or ">" in chunk:
+        if held[0] != "<" or ">" in chunk:  # (a backtick run; a tag that may complete)
             return False
         text = held + chunk
         parser = self._xml_open
