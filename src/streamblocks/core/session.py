@@ -467,41 +467,15 @@ class Session(InlineBlocks, ProviderEvents):
         index, parser = claimed
         if not parser.started and not parser.visible:
             parser.held(text[i:pos])
-            lines = 1
-            while True:  # the header, as _consume and _decide would read it
-                starts = parser.marker_starts
-                if starts is not None and pos < stop and text[pos] not in starts:
-                    # lines no marker can start: held as one run (one search)
-                    found = _marker_line_search(starts)[1].search(text, pos, stop)
-                    if found is None:
-                        return 0
-                    run_end = found.start() + 1
-                    parser.held(text[pos:run_end])
-                    lines += text.count("\n", pos, run_end)
-                    pos = run_end
-                nl = text.find("\n", pos, stop)
-                if nl < 0:
-                    return 0
-                line = text[pos : nl + 1]
-                verdict = self._ask(parser, strip_line_end(line), True)
-                if verdict is HOLD:
-                    parser.held(line)
-                    pos, lines = nl + 1, lines + 1
-                    continue
-                if verdict is VERBATIM:  # a shown code fence, visible text
-                    if parser.continuation is None:  # ... closed by this line
-                        self._flow = TEXT
-                        self._text(text[i : nl + 1])
-                        return nl + 1
-                    parser, pos = parser.continuation, nl + 1
-                    break
-                if verdict is not START:
-                    return 0
-                if parser.then is None:
-                    pos = nl + 1  # the line ends the opener
-                elif parser.then not in _OPENER_THEN or parser.opener_lines != lines:
-                    return 0  # (else the line is the body's first, or the closer)
-                break
+            header = self._read_header(parser, text, pos, stop)
+            if header is None:
+                return 0
+            reader, pos = header
+            if reader is None:  # a shown code fence closed within the header: text
+                self._flow = TEXT
+                self._text(text[i:pos])
+                return pos
+            parser = reader
         closing = parser.closing_line
         if closing is None:
             return 0
@@ -536,6 +510,47 @@ class Session(InlineBlocks, ProviderEvents):
             self._flow = TEXT
             self._close_block(text[body_end:end])
         return end
+
+    def _read_header(
+        self, parser: LineParser, text: str, pos: int, stop: int
+    ) -> tuple[LineParser | None, int] | None:
+        """For :meth:`_read_whole`: the header lines of a block whose opener line was
+        read, from ``pos`` on, as :meth:`_consume` and :meth:`_decide` would read them.
+
+        Returns the parser that reads on (itself once started, or the visible region of
+        a shown code fence, or ``None`` when that fence closed) and where its lines
+        begin; ``None`` when the header is not all there or ends unusually.
+        """
+        lines = 1
+        while True:
+            starts = parser.marker_starts
+            if starts is not None and pos < stop and text[pos] not in starts:
+                # lines no marker can start: held as one run (one search)
+                found = _marker_line_search(starts)[1].search(text, pos, stop)
+                if found is None:
+                    return None
+                run_end = found.start() + 1
+                parser.held(text[pos:run_end])
+                lines += text.count("\n", pos, run_end)
+                pos = run_end
+            nl = text.find("\n", pos, stop)
+            if nl < 0:
+                return None
+            line = text[pos : nl + 1]
+            verdict = self._ask(parser, strip_line_end(line), True)
+            if verdict is HOLD:
+                parser.held(line)
+                pos, lines = nl + 1, lines + 1
+            elif verdict is VERBATIM:  # a shown code fence: visible text
+                return parser.continuation, nl + 1
+            elif verdict is not START:
+                return None
+            elif parser.then is None:
+                return parser, nl + 1  # the line ends the opener
+            elif parser.then in _OPENER_THEN and parser.opener_lines == lines:
+                return parser, pos  # the line is the body's first, or the closer
+            else:
+                return None
 
     def _marker_too_large(self, line: str, complete: bool) -> None:
         """A held line outside blocks outgrew ``max_marker_chars`` while undecided."""
