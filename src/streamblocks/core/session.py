@@ -169,9 +169,13 @@ class Session(InlineBlocks, ProviderEvents):
             events = self._feed_inline(chunk)  # the rest of a line, for the inline scanner
             if events is not None:
                 return events
-        verdict = self._held_verdict(chunk) if self._line else None
-        if verdict is PENDING:
-            return []
+        verdict = None
+        if self._line:
+            self._busy = True  # (a syntax raising here breaks the session, as below)
+            verdict = self._held_verdict(chunk)
+            if verdict is PENDING:
+                self._busy = False
+                return []
         self._busy, self._fast = True, 0  # stays set if this call raises (see close())
         out = self._out = []
         if not self._started:
