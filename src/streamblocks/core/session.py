@@ -156,7 +156,9 @@ class Session(InlineBlocks, ProviderEvents):
                 if len(raw) > block.compact_at:
                     block.compact()
                 if fast == _FAST_HEADER:
+                    self._busy = True  # (a parser raising breaks the session)
                     block.parser.held(chunk)
+                    self._busy = False
                     return []
                 fields = (block.block_id, block.type_name, _CONTENT, chunk, block.parser.path)
                 return [_new(BlockDelta, fields)]
