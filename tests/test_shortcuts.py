@@ -27,7 +27,16 @@ from streamblocks import (
     MarkdownFrontmatterSyntax,
     StreamBlockProcessor,
 )
-from streamblocks.syntaxes import LineParser
+from streamblocks.core.registry import BlockType
+from streamblocks.syntaxes import (
+    Header,
+    LineParser,
+    Syntax,
+    TypeTable,
+    Verdict,
+    literal_line,
+    literal_line_pattern,
+)
 
 LONG = " " * 30  # past max_marker_chars of the tight limits below
 BODY = st.lists(
@@ -156,3 +165,50 @@ def test_a_held_line_start_is_bounded_by_max_marker_chars() -> None:
     assert error.raw == "!!b1:note:pppppp"
     assert visible_text(crossing) == "p"
     assert visible_text(session.feed("p")) == "p"
+
+
+class _Titled(LineParser):
+    """``@@ <type>``, a title line, then the body up to ``@@``; the block starts on the
+    first body line and the title line turns out to be content (``opener_lines=1``):
+    the case the long-chunk shortcut leaves to the line machine."""
+
+    def __init__(self, block_type: BlockType) -> None:
+        self.block_type = block_type
+        self.lines = 0
+
+    def on_line(self, line: str, complete: bool) -> Verdict:
+        if self.started:
+            verdict = literal_line(line, "@@", complete)
+            return Verdict.CONTENT if verdict is Verdict.REJECT else verdict
+        self.lines += 1
+        if self.lines == 1:
+            return Verdict.HOLD
+        self.header = Header(self.block_type.marker, self.block_type, None, {}, None)
+        self.opener_lines, self.then = 1, Verdict.CONTENT
+        self.marker_starts, self.closing_line = "@", literal_line_pattern("@@")
+        return Verdict.START
+
+
+class _TitledSyntax(Syntax):
+    name = "titled"
+    starts_with = "@"
+
+    def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
+        if not complete:
+            return Verdict.PENDING if "@@ note".startswith(line) else Verdict.REJECT
+        found = types.markers.get(line[3:]) if line.startswith("@@ ") else None
+        return Verdict.REJECT if found is None else _Titled(found)
+
+    def describe(self, types: Any) -> str:
+        return "titled"
+
+
+def test_a_custom_header_that_starts_late_is_read_line_by_line() -> None:
+    registry = BlockRegistry()
+    registry.register("note", syntax=_TitledSyntax())
+    proc = StreamBlockProcessor(registry, input_adapter=None)
+    text = "a\n@@ note\ntitle\nbody\n@@\nz\n"
+    whole = run(proc, [text])
+    assert [b.content for b in blocks(whole)] == ["title\nbody\n"]
+    assert visible_text(whole) == "a\nz\n"
+    assert normalise(run(proc, list(text))) == normalise(whole)
