@@ -465,8 +465,7 @@ class Session(InlineBlocks, ProviderEvents):
         pos = nl + 1
         claimed = self._offer(strip_line_end(text[i:pos]), True, 0)
         if claimed is TEXT:
-            self._flow = TEXT
-            self._visible(text[i:pos])
+            self._apply(TEXT, text[i:pos], True)
             return pos
         if not isinstance(claimed, tuple):
             return 0
