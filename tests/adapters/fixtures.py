@@ -43,8 +43,8 @@ def openai_chat() -> list[Any]:
     return list(stream)
 
 
-def openai_responses() -> list[Any]:
-    server = Recorder(test_openai.responses_body())
+def openai_responses(body: bytes | None = None) -> list[Any]:
+    server = Recorder(body if body is not None else test_openai.responses_body())
     client = openai.OpenAI(
         api_key="test", base_url="https://openai.test/v1", http_client=server.sync_client()
     )

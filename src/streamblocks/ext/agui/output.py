@@ -370,7 +370,7 @@ class AGUIOutputAdapter:
         core = self._core
         if isinstance(event, core.BaseEvent):
             return event
-        if isinstance(event, Mapping) and event.get("type") in EVENT_TYPES:
+        if isinstance(event, Mapping) and _is_type_name(event.get("type")):
             if self._event_adapter is None:
                 from pydantic import TypeAdapter
 
@@ -380,6 +380,10 @@ class AGUIOutputAdapter:
             except ValueError:
                 return None
         return None
+
+
+def _is_type_name(kind: Any) -> bool:
+    return isinstance(kind, str) and kind in EVENT_TYPES
 
 
 def agui_events(events: Iterable[Any], adapter: AGUIOutputAdapter | None = None) -> list[Any]:
