@@ -41,6 +41,7 @@ from .core.events import (
     Passthrough,
     StopReason,
     StreamFinished,
+    StreamStarted,
     TextDelta,
     Usage,
 )
@@ -116,6 +117,10 @@ class StepResult:
     """Provider events passed through untouched (citations, refusals, errors...)."""
     native_blocks: list[Block] = field(default_factory=list)
     """Provider-native blocks (thinking, tool calls), in order."""
+    session_id: str | None = None
+    """The provider's conversation id (Claude CLI session, Codex thread, AG-UI thread)."""
+    run_id: str | None = None
+    """The provider's run id (an AG-UI run), when the stream named one."""
 
     @property
     def ok(self) -> bool:
@@ -228,6 +233,10 @@ class _Folder:
             self._finished = event
             result.stop_reason = event.stop_reason
             result.usage = event.usage
+            result.session_id = event.session_id or result.session_id
+            result.run_id = event.run_id or result.run_id
+        elif isinstance(event, StreamStarted):
+            result.session_id, result.run_id = event.session_id, event.run_id
 
     def fail(self, exc: BaseException) -> None:
         self.result.error = exc
