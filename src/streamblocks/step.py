@@ -156,8 +156,8 @@ def take_output(result: StepResult, output: type[BaseModel]) -> None:
         content = f"{problem}. Call {FINISH_TOOL} again with a valid answer."
         result.output_error = Message.tool(finish.id, content, name=FINISH_TOOL, is_error=True)
         return
-    if result.error is not None or calls:
-        return
+    if calls or result.stop_reason not in (StopReason.end_turn, StopReason.stop_sequence):
+        return  # tools to run first, or a step that failed for its own reason
     text = result.text.strip()
     if text.startswith(("{", "```")):
         try:

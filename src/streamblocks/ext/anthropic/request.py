@@ -177,3 +177,8 @@ def _user_block(block: dict[str, Any]) -> Any:
             return ImageBlock(**fields)
         return DocumentBlock(**fields, title=block.get("title"))
     return TextBlock(block.get("text", ""))
+
+
+def tool_names(kw: dict[str, Any]) -> list[str]:
+    """The names of the tools a request offers."""
+    return [tool["name"] for tool in kw.get("tools", ())]

@@ -185,3 +185,9 @@ def _user_block(part: dict[str, Any]) -> Any:
         kind = ImageBlock if file["mime_type"].startswith("image/") else DocumentBlock
         return kind(url=file["file_uri"], media_type=file["mime_type"])
     return TextBlock(part.get("text", ""))
+
+
+def tool_names(kw: dict[str, Any]) -> list[str]:
+    """The names of the functions a request declares."""
+    tools = (kw.get("config") or {}).get("tools") or ()
+    return [d["name"] for tool in tools for d in tool.get("function_declarations") or ()]

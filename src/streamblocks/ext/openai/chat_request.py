@@ -182,3 +182,8 @@ def _user_blocks(content: Any) -> list[Any]:
                     DocumentBlock(media_type=inline[0], data=inline[1], title=file.get("filename"))
                 )
     return blocks
+
+
+def tool_names(kw: dict[str, Any]) -> list[str]:
+    """The names of the tools a request offers."""
+    return [tool["function"]["name"] for tool in kw.get("tools", ())]

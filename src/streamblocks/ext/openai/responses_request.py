@@ -181,3 +181,8 @@ def _user_blocks(content: Any) -> list[Any]:
             else:
                 blocks.append(DocumentBlock(url=part.get("file_url")))
     return blocks
+
+
+def tool_names(kw: dict[str, Any]) -> list[str]:
+    """The names of the function tools a request offers."""
+    return [tool["name"] for tool in kw.get("tools", ()) if tool.get("type") == "function"]
