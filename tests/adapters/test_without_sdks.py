@@ -12,7 +12,7 @@ SCRIPT = textwrap.dedent(
     """
     import json, sys
 
-    BLOCKED = ("openai", "anthropic", "google.genai", "ag_ui", "httpx2")
+    BLOCKED = ("openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama")
     attempts = []
 
     class Block:
@@ -42,6 +42,8 @@ SCRIPT = textwrap.dedent(
                        "delta": {"type": "text_delta", "text": "z"}}],
         "gemini": [{"candidates": [{"content": {"parts": [{"text": "z"}]}}]}],
         "agui": [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "z"}],
+        "ollama": [{"model": "m", "created_at": "t", "done": True,
+                    "message": {"role": "assistant", "content": "z"}}],
     }
     print(json.dumps({
         "texts": {name: text(s) for name, s in streams.items()},
@@ -64,6 +66,15 @@ def test_everything_works_without_the_sdks() -> None:
         "anthropic": "z",
         "gemini": "z",
         "agui": "z",
+        "ollama": "z",
     }
-    assert got["loaded"] == ["agui", "anthropic", "claude_cli", "codex_cli", "gemini", "openai"]
+    assert got["loaded"] == [
+        "agui",
+        "anthropic",
+        "claude_cli",
+        "codex_cli",
+        "gemini",
+        "ollama",
+        "openai",
+    ]
     assert got["attempts"] == []  # nothing even tried to import an SDK
