@@ -104,6 +104,7 @@ def test_discovered_and_detected_without_import(env_python: Path) -> None:
         "claude_cli",
         "codex_cli",
         "gemini",
+        "langchain",
         "ollama",
         "openai",
     ]

@@ -12,7 +12,9 @@ SCRIPT = textwrap.dedent(
     """
     import json, sys
 
-    BLOCKED = ("openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama")
+    BLOCKED = (
+        "openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama", "langchain_core",
+    )
     attempts = []
 
     class Block:
@@ -44,6 +46,7 @@ SCRIPT = textwrap.dedent(
         "agui": [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "z"}],
         "ollama": [{"model": "m", "created_at": "t", "done": True,
                     "message": {"role": "assistant", "content": "z"}}],
+        "langchain": [{"type": "AIMessageChunk", "content": "z"}],
     }
     print(json.dumps({
         "texts": {name: text(s) for name, s in streams.items()},
@@ -67,6 +70,7 @@ def test_everything_works_without_the_sdks() -> None:
         "gemini": "z",
         "agui": "z",
         "ollama": "z",
+        "langchain": "z",
     }
     assert got["loaded"] == [
         "agui",
@@ -74,6 +78,7 @@ def test_everything_works_without_the_sdks() -> None:
         "claude_cli",
         "codex_cli",
         "gemini",
+        "langchain",
         "ollama",
         "openai",
     ]

@@ -36,6 +36,7 @@ SDK_MODULES: dict[str, str | None] = {
     "agui": "ag_ui.core",
     "claude_cli": None,
     "codex_cli": None,
+    "langchain": "langchain_core",
     "ollama": "ollama",
 }
 """The SDK each built-in adapter reads (it also reads the SDK's JSON without it);
