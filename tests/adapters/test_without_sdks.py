@@ -14,6 +14,7 @@ SCRIPT = textwrap.dedent(
 
     BLOCKED = (
         "openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama", "langchain_core",
+        "pydantic_ai",
     )
     attempts = []
 
@@ -47,6 +48,8 @@ SCRIPT = textwrap.dedent(
         "ollama": [{"model": "m", "created_at": "t", "done": True,
                     "message": {"role": "assistant", "content": "z"}}],
         "langchain": [{"type": "AIMessageChunk", "content": "z"}],
+        "pydantic_ai": [{"event_kind": "part_delta", "index": 0,
+                         "delta": {"part_delta_kind": "text", "content_delta": "z"}}],
     }
     print(json.dumps({
         "texts": {name: text(s) for name, s in streams.items()},
@@ -71,6 +74,7 @@ def test_everything_works_without_the_sdks() -> None:
         "agui": "z",
         "ollama": "z",
         "langchain": "z",
+        "pydantic_ai": "z",
     }
     assert got["loaded"] == [
         "agui",
@@ -81,5 +85,6 @@ def test_everything_works_without_the_sdks() -> None:
         "langchain",
         "ollama",
         "openai",
+        "pydantic_ai",
     ]
     assert got["attempts"] == []  # nothing even tried to import an SDK
