@@ -27,6 +27,10 @@ def _range(low: float, high: float | None) -> str:
     return f"from {low:g} to {high:g}" if high is not None else f"≥ {low:g}"
 
 
+def _int_range(low: int, high: int | None) -> str:
+    return f"from {low} to {high}" if high is not None else f"≥ {low}"
+
+
 def integer(low: int, high: int | None = None) -> Callable[[str], int]:
     """An ``int`` option type that refuses values outside ``low..high``."""
 
@@ -37,7 +41,7 @@ def integer(low: int, high: int | None = None) -> Callable[[str], int]:
             value = None
         if value is None or value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(
-                f"must be a whole number {_range(low, high)}, got {text!r}"
+                f"must be a whole number {_int_range(low, high)}, got {text!r}"
             )
         return value
 

@@ -106,7 +106,8 @@ class RichRenderer(Renderer):
 
     def _print(self, renderable: Any) -> None:
         self._newline()
-        self.console.print(renderable)
+        # A line of text stays one line (the terminal wraps it), as in the plain output.
+        self.console.print(renderable, soft_wrap=isinstance(renderable, Text))
 
     def begin_source(self, name: str) -> None:
         self._print(Text(f"══ {name}", style="bold"))

@@ -58,7 +58,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "or `text` to read it as raw text",
     )
     parser.add_argument(
-        "--chunk", type=integer(1, 1 << 24), help="characters per chunk of a text file (4096)"
+        "--chunk", type=integer(1), help="characters per chunk of a text file (4096)"
     )
     parser.add_argument(
         "--delay", type=number(0, 60), default=0.0, help="seconds between chunks (a replay)"
