@@ -29,7 +29,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "demo", help="replay a bundled model stream and show blocks as they arrive (offline)"
     )
     parser.add_argument(
-        "--delay", type=number(0, 60), help="seconds between events (default: realistic)"
+        "--delay",
+        type=number(0, 60),
+        metavar="SECONDS",
+        help="seconds between events (default: realistic)",
     )
     add_output_options(parser)
     parser.set_defaults(handler=run)

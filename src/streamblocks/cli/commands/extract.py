@@ -58,15 +58,23 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "or `text` to read it as raw text",
     )
     parser.add_argument(
-        "--chunk", type=integer(1), help="characters per chunk of a text file (4096)"
+        "--chunk",
+        type=integer(1),
+        metavar="N",
+        help="characters per chunk of a text file (4096)",
     )
     parser.add_argument(
-        "--delay", type=number(0, 60), default=0.0, help="seconds between chunks (a replay)"
+        "--delay",
+        type=number(0, 60),
+        default=0.0,
+        metavar="SECONDS",
+        help="seconds between chunks (a replay)",
     )
     parser.add_argument(
         "--encoding",
         type=encoding,
         default="utf-8",
+        metavar="NAME",
         help="the inputs' encoding (default utf-8); undecodable bytes become � with a warning",
     )
     parser.add_argument(
@@ -74,6 +82,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "-j",
         type=integer(1, 256),
         default=1,
+        metavar="N",
         help="read files in this many worker processes (each file's events stay together)",
     )
     parser.add_argument("--out", metavar="FILE", help="write the events as JSON Lines to FILE")
@@ -183,7 +192,7 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
             done_bytes += _size(path)
             if progress is not None:
                 progress.files, progress.bytes = tally.files, done_bytes
-                progress.update(force=True)
+                progress.update(force=tally.files == len(paths))
     finally:
         renderer.close()
         if progress is not None:

@@ -30,7 +30,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--provider", required=True, choices=tuple(API_KEYS))
     parser.add_argument("--model", required=True, help="the provider's model name")
     parser.add_argument(
-        "--max-tokens", type=integer(1, 10_000_000), default=4096, help="output token limit"
+        "--max-tokens",
+        type=integer(1, 10_000_000),
+        default=4096,
+        metavar="N",
+        help="output token limit",
     )
     parser.add_argument("prompt", help="the user message")
     add_registry_options(parser)

@@ -1,4 +1,4 @@
-"""AG-UI: the Agent User Interaction protocol (``pip install streamblocks[agui]``).
+"""AG-UI: the Agent User Interaction protocol (the ``agui`` extra).
 
 :class:`AGUIInputAdapter` reads an AG-UI event stream as input; it reads events by shape
 and never imports ``ag_ui`` itself, so replayed JSON works without the SDK too.

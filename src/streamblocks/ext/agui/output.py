@@ -82,7 +82,7 @@ class _Open:
 
 
 class AGUIOutputAdapter:
-    """Turns a stream's events into ``ag_ui.core`` events (``pip install streamblocks[agui]``).
+    """Turns a stream's events into ``ag_ui.core`` events (the ``agui`` extra).
 
     - The run is framed by ``RUN_STARTED`` and ``RUN_FINISHED`` (``RUN_ERROR`` when the
       stream stopped with :attr:`StopReason.error`). When the input is itself an AG-UI
@@ -113,7 +113,8 @@ class AGUIOutputAdapter:
             from ag_ui import core
         except ImportError as exc:  # pragma: no cover - the extra is installed in tests
             raise ImportError(
-                "AGUIOutputAdapter needs the AG-UI SDK: pip install 'streamblocks[agui]'"
+                "AGUIOutputAdapter needs the AG-UI SDK: "
+                "pip install '.[agui]' in the streamblocks checkout"
             ) from exc
         unknown = set(groups) - GROUPS
         if unknown:
