@@ -140,3 +140,40 @@ def test_progress_bar_on_a_terminal_only(runs: Path) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert _without_ids(json_events(done.stdout)) == _without_ids(json_events(out))
+
+
+def test_output_closed_early_stops_the_workers(runs: Path) -> None:
+    """`| head -1`: the command stops quietly (status 0, no traceback) without reading
+    every remaining file in its workers first."""
+    paths = [str(p) for p in sorted(runs.glob("*.jsonl"))] * 40
+    child = subprocess.Popen(
+        [*COMMAND, "extract", *paths, "--json", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment(),
+    )
+    assert child.stdout is not None and child.stderr is not None
+    assert child.stdout.readline().startswith(b'{"type": "STREAM_STARTED"')
+    child.stdout.close()
+    assert child.wait(DEADLINE) == 0
+    assert child.stderr.read() == b""
+    child.stderr.close()
+
+
+def test_python_warnings_are_one_line(tmp_path: Path, capsys: Any) -> None:
+    """A warning raised while the command runs (here by a registry module as it loads)
+    is one ``streamblocks: warning:`` line, not Python's file-and-line format."""
+    registry = tmp_path / "noisy.py"
+    registry.write_text(
+        "import warnings\n"
+        "from streamblocks import BlockRegistry\n"
+        "warnings.warn('registry says hi', UserWarning)\n"
+        "registry = BlockRegistry()\n",
+        encoding="utf-8",
+    )
+    reply = tmp_path / "reply.txt"
+    reply.write_text("hello\n", encoding="utf-8")
+    code, out, err = run(capsys, "extract", str(reply), "--registry", f"{registry}:registry")
+    assert code == 0
+    assert out.startswith("hello\n")
+    assert err == "streamblocks: warning: registry says hi\n"

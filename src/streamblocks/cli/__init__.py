@@ -13,7 +13,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 from .. import __version__
 from .commands import COMMANDS, load
@@ -44,11 +46,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _show_warning(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """The library's warnings as one line each, like the command's own."""
+    print(f"streamblocks: warning: {message}", file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     debug = getattr(args, "debug", False)
     try:
-        return int(args.handler(args))
+        with warnings.catch_warnings():
+            if not debug:
+                warnings.showwarning = _show_warning
+            return int(args.handler(args))
     except CLIError as exc:
         if debug:
             raise

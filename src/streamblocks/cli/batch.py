@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -140,7 +140,7 @@ def read_all(
     jobs: int,
     warn: Warn,
     on_bytes: Callable[[int], None] | None = None,
-) -> Iterator[tuple[str, Iterator[Record]]]:
+) -> Generator[tuple[str, Iterator[Record]], None, None]:
     """``(path, records)`` for each input in order. With one job the records stream as
     the file is read (a live pipe shows at once); with more, files are read by worker
     processes and each one's records arrive whole. A :class:`CLIError` raised while
@@ -151,9 +151,12 @@ def read_all(
             yield path, reader.records(path, warn, on_bytes)
         return
     chunksize = max(1, min(16, len(paths) // (jobs * 4)))
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(options,)) as pool:
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(options,))
+    try:
         for result in pool.map(_read_whole, paths, chunksize=chunksize):
             yield result.path, _replay(result, warn)
+    finally:  # the reader left early (`| head`, Ctrl-C): drop the files not started
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 __all__ = ["FileResult", "ReadOptions", "Reader", "expand", "read_all"]

@@ -169,8 +169,9 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
             progress.bytes = done_bytes + position
             progress.update()
 
+    inputs = read_all(paths, options, jobs=args.jobs, warn=warn, on_bytes=on_bytes)
     try:
-        for path, records in read_all(paths, options, jobs=args.jobs, warn=warn, on_bytes=on_bytes):
+        for path, records in inputs:
             if progress is not None and shared_terminal:
                 progress.clear()
             if several:
@@ -194,6 +195,7 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
                 progress.files, progress.bytes = tally.files, done_bytes
                 progress.update(force=tally.files == len(paths))
     finally:
+        inputs.close()  # stops the worker processes at once when the output went away
         renderer.close()
         if progress is not None:
             progress.clear()
