@@ -86,6 +86,13 @@ def add_global_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_delay_option(command: argparse.ArgumentParser, default: float | None, help: str) -> None:
+    """``--delay SECONDS`` (0 to 60): pacing for a replay."""
+    command.add_argument(
+        "--delay", type=number(0, 60), default=default, metavar="SECONDS", help=help
+    )
+
+
 def add_output_options(command: argparse.ArgumentParser) -> None:
     group = command.add_argument_group("output")
     group.add_argument(
@@ -131,6 +138,7 @@ def add_registry_options(command: argparse.ArgumentParser) -> None:
 
 __all__ = [
     "Parser",
+    "add_delay_option",
     "add_global_options",
     "add_output_options",
     "add_registry_options",

@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any
 
 from ...core.processor import StreamBlockProcessor
-from ..options import add_output_options, number
+from ..options import add_delay_option, add_output_options
 from ..output import exit_code, render_events, renderer_for
 from ..registries import demo_registry
 
@@ -28,12 +28,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "demo", help="replay a bundled model stream and show blocks as they arrive (offline)"
     )
-    parser.add_argument(
-        "--delay",
-        type=number(0, 60),
-        metavar="SECONDS",
-        help="seconds between events (default: realistic)",
-    )
+    add_delay_option(parser, None, "seconds between events (default: realistic)")
     add_output_options(parser)
     parser.set_defaults(handler=run)
     return parser

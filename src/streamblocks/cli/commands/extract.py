@@ -11,7 +11,13 @@ from ..batch import ReadOptions, expand, read_all
 from ..errors import CLIError
 from ..loading import check_adapter_name
 from ..model import Tally
-from ..options import add_output_options, add_registry_options, encoding, integer, number
+from ..options import (
+    add_delay_option,
+    add_output_options,
+    add_registry_options,
+    encoding,
+    integer,
+)
 from ..output import exit_code, renderer_for
 from ..progress import Progress
 from ..reading import _stderr_warning
@@ -63,13 +69,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         metavar="N",
         help="characters per chunk of a text file (4096)",
     )
-    parser.add_argument(
-        "--delay",
-        type=number(0, 60),
-        default=0.0,
-        metavar="SECONDS",
-        help="seconds between chunks (a replay)",
-    )
+    add_delay_option(parser, 0.0, "seconds between chunks (a replay)")
     parser.add_argument(
         "--encoding",
         type=encoding,
