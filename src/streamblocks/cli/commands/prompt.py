@@ -22,6 +22,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     registry, _ = registry_for(args.registry, args.unknown)
     sys.stdout.write(registry.system_prompt().rstrip("\n") + "\n")
+    for name, reason in registry.unadvertised().items():  # recognised, but not in the prompt
+        sys.stderr.write(f"note: block type {name!r} is not in the prompt: {reason}\n")
     return 0
 
 

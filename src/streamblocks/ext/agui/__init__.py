@@ -10,7 +10,8 @@ response body with the SDK's own encoder (both import ``ag_ui`` when used).
 from __future__ import annotations
 
 from .adapter import AGUIInputAdapter
-from .output import GROUPS, AGUIOutputAdapter, agui_events, block_payload
+from .output import GROUPS, AGUIOutputAdapter, agui_events
+from .payloads import block_payload
 from .sse import SSE_MEDIA_TYPE, aencode_sse, asse_body, encode_sse, sse_body
 
 __all__ = [
