@@ -392,6 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
     prompt = commands.add_parser("prompt", help="print a registry's system prompt")
     _registry_options(prompt)
     prompt.set_defaults(handler=cmd_prompt)
+
+    from ..view.command import add_parser as add_view_parser  # `streamblocks view`
+
+    add_view_parser(commands)
     return parser
 
 
