@@ -6,7 +6,9 @@
 import { row } from "./rows.js";
 import "./chrome.js";
 
-const FRAME_BUDGET_MS = 10;
+const FRAME_BUDGET_MS = 12; // per animation frame, while the run streams at its own pace
+const BACKLOG_BUDGET_MS = 40; // while a replay's backlog is worked off: fewer, fuller frames
+const BACKLOG = 1000;
 const NATIVE_ROWS = { command: "sb-command", file_change: "sb-file-change", code: "sb-code-block", todo: "sb-todo" };
 const QUIET_TYPES = new Set([
   "STEP_STARTED", "STEP_FINISHED", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT",
@@ -28,7 +30,16 @@ class Run extends HTMLElement {
     this.started = null;
     this.count = 0;
     this.finished = false;
+    this.follow = false; // keep the newest row in view: only for a live run (see /info.json)
+    this.marked = false;
     this.dataset.state = "connecting";
+    fetch("/info.json")
+      .then((response) => response.json())
+      .then((info) => {
+        this.follow = Boolean(info.live);
+        document.querySelector("sb-title")?.show(info);
+      })
+      .catch(() => {});
     this.source = new EventSource("/events");
     this.source.onmessage = (message) => this.enqueue(message.data);
     this.source.onerror = () => {
@@ -37,6 +48,7 @@ class Run extends HTMLElement {
   }
 
   enqueue(data) {
+    if (this.started === null && !this.queue.length) performance.mark("sb-first-event");
     this.queue.push(data);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -46,9 +58,10 @@ class Run extends HTMLElement {
 
   flush() {
     this.scheduled = false;
-    const follow = this.atBottom();
-    const deadline = performance.now() + FRAME_BUDGET_MS;
+    const follow = this.follow && this.atBottom();
     const queue = this.queue;
+    const backlog = queue.length - this.head > BACKLOG;
+    const deadline = performance.now() + (backlog ? BACKLOG_BUDGET_MS : FRAME_BUDGET_MS);
     while (this.head < queue.length) {
       this.handle(queue[this.head]);
       this.head += 1;
@@ -60,6 +73,10 @@ class Run extends HTMLElement {
     }
     for (const item of this.dirty) item.render();
     this.dirty.clear();
+    if (!this.marked && this.list.childElementCount) {
+      this.marked = true;
+      performance.mark("sb-first-row");
+    }
     this.footer?.update(this);
     if (follow && this.dataset.state === "streaming") window.scrollTo(0, document.body.scrollHeight);
     if (this.queue.length) {
@@ -67,6 +84,7 @@ class Run extends HTMLElement {
       requestAnimationFrame(() => this.flush());
     } else if (this.finished) {
       this.dataset.state = this.dataset.state === "streaming" ? "done" : this.dataset.state;
+      if (!document.body.dataset.rendered) performance.mark("sb-rendered");
       document.body.dataset.rendered = "true";
     }
   }

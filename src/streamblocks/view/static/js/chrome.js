@@ -114,16 +114,11 @@ class Footer extends HTMLElement {
 }
 
 class Title extends HTMLElement {
-  async connectedCallback() {
-    try {
-      const info = await (await fetch("/info.json")).json();
-      const title = String(info.title ?? "streamblocks");
-      this.replaceChildren(h("span", { class: "sb-source", text: title }));
-      if (info.live) this.append(h("span", { class: "sb-live", text: "live" }));
-      document.title = `${title} · streamblocks view`;
-    } catch {
-      this.textContent = "streamblocks view";
-    }
+  show(info) {
+    const title = String(info.title ?? "streamblocks");
+    this.replaceChildren(h("span", { class: "sb-source", text: title }));
+    if (info.live) this.append(h("span", { class: "sb-live", text: "live" }));
+    document.title = `${title} · streamblocks view`;
   }
 }
 

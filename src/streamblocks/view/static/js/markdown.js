@@ -7,7 +7,7 @@
 // only the last, still-open block is redrawn when more text arrives.
 
 import { codePanel } from "./code.js";
-import { h, link } from "./dom.js";
+import { h, link, safeUrl } from "./dom.js";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/;
 const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
@@ -33,7 +33,9 @@ export function inline(text, into) {
       const em = h("em");
       inline(match[5] ?? match[6], em);
       into.append(em);
-    } else if (match[7] !== undefined) into.append(link(match[8], match[7]));
+    } else if (match[7] !== undefined) {
+      into.append(safeUrl(match[8]) ? link(match[8], match[7]) : match[0]); // unsafe: as written
+    }
     else into.append(link(match[9], match[9]));
     INLINE.lastIndex = last; // the recursive calls reset the shared expression
   }

@@ -173,7 +173,7 @@ export class CommandRow extends Row {
   end(payload) {
     const output = typeof payload.content === "string" && payload.content ? payload.content : payload.attrs.output;
     this.output = [];
-    this.pre.textContent = output ? String(output) : "";
+    this.pre.textContent = output ? String(output).replace(/\n$/, "") : "";
     this.showStatus(payload.attrs);
   }
 }
@@ -299,14 +299,17 @@ export class BlockRow extends Row {
     this.parts = [];
     this.dataset.state = "done";
     const attrs = payload.attrs && typeof payload.attrs === "object" ? payload.attrs : {};
-    this.metadata({ ...(payload.metadata && typeof payload.metadata === "object" ? payload.metadata : {}), ...attrs });
+    const metadata = { ...(payload.metadata && typeof payload.metadata === "object" ? payload.metadata : {}), ...attrs };
     const content = payload.content;
     const url = attrs.url ?? attrs.href ?? attrs.source;
     if (/^cit(e|ation)s?$/i.test(String(payload.type)) && typeof url === "string") {
+      for (const key of ["url", "href", "source"]) delete metadata[key];
+      this.metadata(metadata);
       this.classList.add("sb-citation");
       this.content.replaceChildren(link(url, typeof content === "string" && content.trim() ? content.trim() : url));
       return;
     }
+    this.metadata(metadata);
     if (typeof content === "string") {
       this.content.replaceChildren();
       new Markdown(this.content).end(content);
