@@ -93,7 +93,10 @@ def pages(browser: Any) -> Iterator[Any]:
 def shot(page: Any, name: str, tmp_path: Path) -> None:
     folder = Path(os.environ.get("STREAMBLOCKS_VIEW_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / name), full_page=True)
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.set_viewport_size({"width": 1000, "height": max(600, min(height, 2400))})
+    page.wait_for_timeout(100)  # code that came into view is highlighted
+    page.screenshot(path=str(folder / name))
 
 
 def texts(page: Any, selector: str) -> list[str]:
@@ -116,6 +119,9 @@ def test_a_claude_run(browser: Any, pages: Any, serve: Any, tmp_path: Path) -> N
         page.locator("sb-tool-call details").evaluate_all("ds => ds.map(d => d.open)")
         == [False] * 5
     )
+    page.locator("sb-tool-call summary").first.click()
+    page.locator("sb-tool-call .sb-tool-body .hljs-attr").first.wait_for()  # JSON, highlighted
+    assert '"file_path": "/repo/calc.py"' in page.locator("sb-tool-call").first.inner_text()
     failed = page.locator("sb-tool-result.sb-error")
     assert failed.count() == 1
     assert "Bash error" in failed.inner_text()
@@ -129,12 +135,12 @@ def test_a_claude_run(browser: Any, pages: Any, serve: Any, tmp_path: Path) -> N
 
     code = page.locator("sb-code-block .sb-code")
     assert code.locator(".sb-code-lang").inner_text().startswith("/repo/calc.py")
-    assert code.locator("span.hljs-keyword").count() >= 1  # highlighted
+    code.locator("span.hljs-keyword").first.wait_for()  # highlighted once in view
+    shot(page, "viewer-claude.png", tmp_path)
     code.locator("button.sb-copy").click()
     assert page.evaluate("navigator.clipboard.readText()") == (
         "def add(a, b):\n    return a - b\n\n\nprint(add(1, 2))\n"
     )
-    shot(page, "viewer-claude.png", tmp_path)
 
 
 def test_results_longer_than_ten_lines_are_collapsed(
@@ -209,7 +215,9 @@ def test_text_with_custom_blocks(pages: Any, serve: Any, tmp_path: Path) -> None
     fence = page.locator("sb-text .sb-code")
     assert fence.get_attribute("data-language") == "python"
     assert fence.locator("button.sb-copy").count() == 1
-    assert fence.locator("span.hljs-keyword").first.inner_text() == "def"
+    keyword = fence.locator("span.hljs-keyword").first
+    keyword.wait_for()
+    assert keyword.inner_text() == "def"
 
     invalid = page.locator("sb-block.sb-invalid")
     assert invalid.count() == 1
@@ -250,7 +258,8 @@ def test_markup_in_tool_names_and_raw_events(pages: Any, serve: Any, tmp_path: P
     lines[3]["message"]["content"][0]["input"] = {"file_path": "<script>alert(3)</script>"}
     page = pages().open(serve(fixtures.write(tmp_path, "tools.jsonl", jsonl(lines))).url)
     page.locator("sb-toolbar button[data-kind=raw]").click()
-    page.locator("sb-tool-call details").first.click()
+    page.locator("sb-tool-call summary").first.click()
+    page.locator("sb-tool-call .sb-tool-body pre").first.wait_for()  # built when opened
     assert page.locator("main img, main script").count() == 0
     assert page.locator("sb-tool-call .sb-tool-name").first.inner_text() == hostile
     assert "<script>alert(3)</script>" in page.locator("sb-tool-call").first.inner_text()

@@ -84,8 +84,11 @@ class Run extends HTMLElement {
       requestAnimationFrame(() => this.flush());
     } else if (this.finished) {
       this.dataset.state = this.dataset.state === "streaming" ? "done" : this.dataset.state;
-      if (!document.body.dataset.rendered) performance.mark("sb-rendered");
-      document.body.dataset.rendered = "true";
+      if (!document.body.dataset.rendered) {
+        performance.mark("sb-rendered");
+        document.body.dataset.rendered = "true";
+        document.dispatchEvent(new Event("sb-rendered"));
+      }
     }
   }
 

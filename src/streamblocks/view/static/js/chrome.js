@@ -94,7 +94,7 @@ class Footer extends HTMLElement {
     this.status.textContent = error ? "failed" : stop ? "finished" : "ended";
     this.dataset.outcome = error ? "error" : "ok";
     if (error) facts.push(["error", error]);
-    if (stop) facts.push(["stop", String(stop)]);
+    if (stop && stop !== "unknown") facts.push(["stop", String(stop)]);
     const input = tokens(usage.input_tokens);
     const output = tokens(usage.output_tokens);
     if (input) facts.push(["in", `${input} tokens`]);

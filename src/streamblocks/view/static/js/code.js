@@ -48,28 +48,51 @@ function rebuild(node, into) {
   }
 }
 
-// A <code> element holding `text`, highlighted as `language` when highlight.js knows it.
-export function codeElement(text, language) {
-  const code = h("code", { class: "hljs" });
-  const hljs = window.hljs;
-  if (!hljs || !language || !hljs.getLanguage(language) || text.length > MAX_HIGHLIGHT) {
-    code.textContent = text;
-    return code;
-  }
+function highlighted(code, text, language) {
   let html;
   try {
-    html = hljs.highlight(text, { language, ignoreIllegals: true }).value;
+    html = window.hljs.highlight(text, { language, ignoreIllegals: true }).value;
   } catch {
-    code.textContent = text;
-    return code;
+    return;
   }
   const doc = new DOMParser().parseFromString(
     policy ? policy.createHTML(`<pre>${html}</pre>`) : `<pre>${html}</pre>`,
     "text/html",
   );
   const pre = doc.body.firstElementChild;
-  if (pre) rebuild(pre, code);
+  if (!pre) return;
+  const fresh = document.createDocumentFragment();
+  rebuild(pre, fresh);
+  code.replaceChildren(fresh);
+  code.dataset.highlighted = "true";
+}
+
+// Code is highlighted when it comes near the viewport: a long run has hundreds of code
+// panels, and highlighting them all would hold up the first view of the page.
+const waiting = new Map();
+const observer = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.target.isConnected) {
+      observer.unobserve(entry.target); // redrawn away (a streaming fence) before it was seen
+      waiting.delete(entry.target);
+    }
+    if (!entry.isIntersecting) continue;
+    observer.unobserve(entry.target);
+    const job = waiting.get(entry.target);
+    waiting.delete(entry.target);
+    if (job) highlighted(entry.target, job.text, job.language);
+  }
+}, { rootMargin: "800px 0px" });
+
+// A <code> element holding `text`, highlighted as `language` (when highlight.js knows it)
+// once it is near the viewport.
+export function codeElement(text, language) {
+  const code = h("code", { class: "hljs", text });
+  const hljs = window.hljs;
+  if (!hljs || !language || !hljs.getLanguage(language) || text.length > MAX_HIGHLIGHT) return code;
   code.dataset.language = language;
+  waiting.set(code, { text, language });
+  observer.observe(code);
   return code;
 }
 

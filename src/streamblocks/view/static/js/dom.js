@@ -66,3 +66,18 @@ export function pretty(value) {
     return String(value);
   }
 }
+
+// Build a <details> element's body the first time it opens: a collapsed row costs one
+// summary line, however large its body (a long run has thousands of them).
+export function lazy(details, build) {
+  let built = false;
+  const fill = () => {
+    if (!built && details.open) {
+      built = true;
+      details.append(build());
+    }
+  };
+  details.addEventListener("toggle", fill);
+  fill();
+  return details;
+}

@@ -4,7 +4,7 @@
 // toolbar's toggles hide and show.
 
 import { codeElement, codePanel, copyButton, languageOf } from "./code.js";
-import { h, lineCount, link, preview, pretty } from "./dom.js";
+import { h, lazy, lineCount, link, preview, pretty } from "./dom.js";
 import { Markdown } from "./markdown.js";
 
 const COLLAPSE_LINES = 10;
@@ -74,6 +74,8 @@ export class ToolCallRow extends Row {
   init(name, id) {
     this.setup("tool");
     this.args = [];
+    this.value = undefined;
+    this.filled = false;
     this.callId = id;
     this.hint = h("span", { class: "sb-hint" });
     this.body = h("div", { class: "sb-tool-body" });
@@ -83,6 +85,7 @@ export class ToolCallRow extends Row {
         h("span", { class: "sb-tool-name", text: name }),
         this.hint),
       this.body);
+    this.details.addEventListener("toggle", () => this.fill());
     this.append(this.details);
     this.dataset.state = "streaming";
     return this;
@@ -104,9 +107,18 @@ export class ToolCallRow extends Row {
       ? Object.values(value).find((item) => typeof item === "string")
       : value;
     if (first) this.hint.textContent = preview(first, 80);
+    this.value = value;
+    this.dataset.state = "done";
+    this.fill();
+  }
+
+  // The input as highlighted JSON, built when the row is first open and complete.
+  fill() {
+    if (this.filled || !this.details.open || this.value === undefined) return;
+    this.filled = true;
+    const value = this.value;
     const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
     this.body.replaceChildren(h("pre", { class: "sb-pre" }, codeElement(text, typeof value === "string" ? null : "json")));
-    this.dataset.state = "done";
   }
 }
 
@@ -120,8 +132,8 @@ export class ResultRow extends Row {
     const summary = h("summary", {},
       h("span", { class: "sb-icon", text: ICONS.result }), this.label,
       h("span", { class: "sb-hint", text: lines > 1 ? `${preview(text, 70)} · ${lines} lines` : preview(text, 90) }));
-    this.details = h("details", { open: lines <= COLLAPSE_LINES }, summary,
-      h("pre", { class: "sb-pre sb-result-body" }, text));
+    this.details = lazy(h("details", { open: lines <= COLLAPSE_LINES }, summary),
+      () => h("pre", { class: "sb-pre sb-result-body" }, text));
     this.append(this.details);
     return this;
   }
@@ -196,9 +208,9 @@ export class FileChangeRow extends Row {
       h("code", { class: "sb-path", text: String(attrs.path ?? "") }),
     ];
     const body = diff
-      ? codePanel(diff, { language: "diff", label: "diff" })
-      : attrs.content ? codePanel(String(attrs.content), { path: attrs.path }) : null;
-    if (body) this.replaceChildren(h("details", {}, h("summary", {}, head()), body));
+      ? () => codePanel(diff, { language: "diff", label: "diff" })
+      : attrs.content ? () => codePanel(String(attrs.content), { path: attrs.path }) : null;
+    if (body) this.replaceChildren(lazy(h("details", {}, h("summary", {}, head())), body));
     else this.replaceChildren(h("div", { class: "sb-file-line" }, head()));
   }
 
@@ -322,7 +334,7 @@ export class BlockRow extends Row {
     this.classList.add("sb-invalid");
     this.dataset.state = "invalid";
     this.parts = [];
-    this.append(h("div", { class: "sb-block-error" },
+    this.head.after(h("div", { class: "sb-block-error" },
       h("strong", { text: `${error.code ?? "error"}: ` }), String(error.message ?? "")));
     if (error.raw) {
       this.content.replaceChildren(h("details", {}, h("summary", { text: "raw text" }), h("pre", { class: "sb-pre" }, String(error.raw))));
@@ -336,8 +348,8 @@ export class NoticeRow extends Row {
     const icon = h("span", { class: "sb-icon", text: kind === "warning" ? ICONS.warning : "·" });
     if (detail === null) this.append(icon, h("span", { class: "sb-notice", text: title }));
     else {
-      this.append(h("details", {}, h("summary", {}, icon, h("span", { class: "sb-notice", text: title })),
-        h("pre", { class: "sb-pre" }, codeElement(pretty(detail), "json"))));
+      this.append(lazy(h("details", {}, h("summary", {}, icon, h("span", { class: "sb-notice", text: title }))),
+        () => h("pre", { class: "sb-pre" }, codeElement(pretty(detail), "json"))));
     }
     return this;
   }
