@@ -107,6 +107,7 @@ def test_discovered_and_detected_without_import(env_python: Path) -> None:
         "langchain",
         "ollama",
         "openai",
+        "openai_agents",
         "pydantic_ai",
     ]
 

@@ -15,6 +15,7 @@ SCRIPT = textwrap.dedent(
     BLOCKED = (
         "openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama", "langchain_core",
         "pydantic_ai",
+        "agents",
     )
     attempts = []
 
@@ -50,6 +51,8 @@ SCRIPT = textwrap.dedent(
         "langchain": [{"type": "AIMessageChunk", "content": "z"}],
         "pydantic_ai": [{"event_kind": "part_delta", "index": 0,
                          "delta": {"part_delta_kind": "text", "content_delta": "z"}}],
+        "openai_agents": [{"type": "raw_response_event",
+                           "data": {"type": "response.output_text.delta", "delta": "z"}}],
     }
     print(json.dumps({
         "texts": {name: text(s) for name, s in streams.items()},
@@ -75,6 +78,7 @@ def test_everything_works_without_the_sdks() -> None:
         "ollama": "z",
         "langchain": "z",
         "pydantic_ai": "z",
+        "openai_agents": "z",
     }
     assert got["loaded"] == [
         "agui",
@@ -85,6 +89,7 @@ def test_everything_works_without_the_sdks() -> None:
         "langchain",
         "ollama",
         "openai",
+        "openai_agents",
         "pydantic_ai",
     ]
     assert got["attempts"] == []  # nothing even tried to import an SDK
