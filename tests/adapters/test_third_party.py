@@ -101,6 +101,7 @@ def test_discovered_and_detected_without_import(env_python: Path) -> None:
     assert got["builtins"] == [
         "agui",
         "anthropic",
+        "claude_agent_sdk",
         "claude_cli",
         "codex_cli",
         "gemini",

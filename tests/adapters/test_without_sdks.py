@@ -16,6 +16,7 @@ SCRIPT = textwrap.dedent(
         "openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama", "langchain_core",
         "pydantic_ai",
         "agents",
+        "claude_agent_sdk",
     )
     attempts = []
 
@@ -83,6 +84,7 @@ def test_everything_works_without_the_sdks() -> None:
     assert got["loaded"] == [
         "agui",
         "anthropic",
+        "claude_agent_sdk",
         "claude_cli",
         "codex_cli",
         "gemini",
