@@ -43,6 +43,7 @@ from .core.events import (
     Passthrough,
     StopReason,
     StreamFinished,
+    StreamStarted,
     TextDelta,
 )
 from .core.processor import StreamBlockProcessor
@@ -194,6 +195,10 @@ class _Folder:
             self._finished = event
             result.stop_reason = event.stop_reason
             result.usage = event.usage
+            result.session_id = event.session_id or result.session_id
+            result.run_id = event.run_id or result.run_id
+        elif isinstance(event, StreamStarted):
+            result.session_id, result.run_id = event.session_id, event.run_id
 
     def _block_end(self, block: Block) -> None:
         result = self.result

@@ -77,6 +77,10 @@ class StepResult:
     """Provider events passed through untouched (citations, refusals, errors...)."""
     native_blocks: list[Block] = field(default_factory=list)
     """Provider-native blocks (thinking, tool calls), in order."""
+    session_id: str | None = None
+    """The provider's conversation id (Claude CLI session, Codex thread, AG-UI thread)."""
+    run_id: str | None = None
+    """The provider's run id (an AG-UI run), when the stream named one."""
     message: Message = field(default_factory=Message)
     """The step as an assistant message for the next request: thinking (with its
     signature or reasoning id), the text as the model wrote it (blocks included) and
