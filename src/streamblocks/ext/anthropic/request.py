@@ -28,6 +28,7 @@ from ...content import (
 from ...conversation import (
     append,
     content_text,
+    joined_text,
     native_call_ids,
     result_as_text,
     system_text,
@@ -121,8 +122,7 @@ def read(kw: dict[str, Any]) -> list[Message]:
     out: list[Message] = []
     system = kw.get("system")
     if system:
-        text = system if isinstance(system, str) else "".join(b["text"] for b in system)
-        out.append(Message.system(text))
+        out.append(Message.system(joined_text(system)))
     names: dict[str, str] = {}
     for turn in kw.get("messages", ()):
         content = turn["content"]
@@ -137,7 +137,7 @@ def read(kw: dict[str, Any]) -> list[Message]:
                 append(out, "user", pending)
                 pending = []
                 call_id = block["tool_use_id"]
-                text = _result_text(block.get("content"))
+                text = joined_text(block.get("content"))
                 error = bool(block.get("is_error"))
                 out.append(tool_message(call_id, names.get(call_id), text, error))
             else:
@@ -154,12 +154,6 @@ def _assistant_block(block: dict[str, Any], names: dict[str, str]) -> Any:
         names[block["id"]] = block["name"]
         return ToolCallBlock(id=block["id"], name=block["name"], arguments=block.get("input", {}))
     return TextBlock(block.get("text", ""))
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str) or content is None:
-        return content or ""
-    return "".join(part.get("text", "") for part in content)
 
 
 def _user_block(block: dict[str, Any]) -> Any:
