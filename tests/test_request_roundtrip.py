@@ -54,6 +54,8 @@ def conversations(draw: Any) -> list[Message]:
         content: list[Any] = []
         if draw(st.booleans()):
             content.append(ThinkingBlock(draw(plain), signature=draw(b64), id=f"rs_{calls}"))
+        if draw(st.integers(0, 3)) == 0:
+            content.append(ThinkingBlock("", redacted=draw(b64)))
         if draw(st.booleans()):
             content.append(TextBlock(draw(plain)))
         names = draw(st.lists(st.sampled_from(["add", "look_up", "plot"]), max_size=2))
@@ -91,6 +93,8 @@ def kept(provider: str, messages: list[Message]) -> list[tuple[str, list[Any]]]:
 
 def _kept(provider: str, block: Any) -> list[Any]:
     if isinstance(block, ThinkingBlock):
+        if block.redacted is not None and provider != "anthropic":
+            return []  # Anthropic's encrypted thinking means nothing elsewhere
         if provider == "openai":
             return []  # Chat Completions takes no reasoning back
         if provider == "openai-responses":

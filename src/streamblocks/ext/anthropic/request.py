@@ -75,6 +75,8 @@ def _blocks(block: Any, calls: set[str]) -> list[dict[str, Any]]:
     if isinstance(block, TextBlock):
         return [{"type": "text", "text": block.text}] if block.text else []
     if isinstance(block, ThinkingBlock):
+        if block.redacted is not None:
+            return [{"type": "redacted_thinking", "data": block.redacted}]
         if not block.signature:
             return []
         return [{"type": "thinking", "thinking": block.text, "signature": block.signature}]
@@ -150,6 +152,8 @@ def _assistant_block(block: dict[str, Any], names: dict[str, str]) -> Any:
     kind = block["type"]
     if kind == "thinking":
         return ThinkingBlock(block["thinking"], signature=block.get("signature"))
+    if kind == "redacted_thinking":
+        return ThinkingBlock("", redacted=block["data"])
     if kind == "tool_use":
         names[block["id"]] = block["name"]
         return ToolCallBlock(id=block["id"], name=block["name"], arguments=block.get("input", {}))

@@ -99,6 +99,8 @@ def _parts(block: Any, calls: set[str], names: dict[str, str]) -> list[dict[str,
     if isinstance(block, TextBlock):
         return [{"text": block.text}] if block.text else []
     if isinstance(block, ThinkingBlock):
+        if block.redacted is not None:
+            return []  # another provider's encrypted thinking
         return [_signed({"text": block.text, "thought": True}, block.signature)]
     if isinstance(block, ToolCallBlock):
         call = {"id": block.id, "name": block.name, "args": block.arguments}
