@@ -135,7 +135,7 @@ def test_run_validates_and_coerces() -> None:
         ({"id": "c", "name": "add", "arguments": "{not json"}, "not valid JSON"),
         ({"id": "c", "name": "nope", "arguments": {}}, "unknown tool 'nope'; the tools are: add"),
         ({"id": "c", "name": "broken", "arguments": {"path": "x"}}, "FileNotFoundError: x"),
-        ({"id": "c", "name": "add", "error": "bad JSON"}, "could not be read: bad JSON"),
+        ({"id": "c", "name": "add", "error": "bad JSON"}, "bad JSON"),
     ],
 )
 def test_bad_calls_become_error_results(call: dict[str, object], reason: str) -> None:

@@ -156,8 +156,8 @@ def take_output(result: StepResult, output: type[BaseModel]) -> None:
             result.output = value
             result.tool_calls = calls
             return
-        result.tool_calls = [*calls, finish._replace(error=problem)]
         content = f"{problem}. Call {FINISH_TOOL} again with a valid answer."
+        result.tool_calls = [*calls, finish._replace(error=content)]
         result.output_error = Message.tool(finish.id, content, name=FINISH_TOOL, is_error=True)
         return
     if calls or result.stop_reason not in (StopReason.end_turn, StopReason.stop_sequence):

@@ -237,7 +237,7 @@ class Tools:
         call_id, name = str(_get(call, "id")), str(_get(call, "name"))
         error = _get(call, "error")
         if isinstance(error, str) and error:
-            return call_id, name, None, f"the call could not be read: {error}"
+            return call_id, name, None, error
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(self._tools) or "none"
