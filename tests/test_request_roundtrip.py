@@ -23,7 +23,7 @@ from streamblocks.conversation import content_text
 from streamblocks.request import read_request
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini"]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=12)
 plain = text.filter(lambda t: not t.startswith("Error: "))
@@ -142,7 +142,7 @@ def test_written_and_read_back_keeps_every_message(messages: list[Message]) -> N
         assert kept(provider, back) == kept(provider, expected), provider
 
 
-@SETTINGS
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conversations())
 def test_messages_survive_json(messages: list[Message]) -> None:
     for message in messages:
