@@ -35,6 +35,9 @@ class ThinkingBlock(_Content):
     id: str | None = None
     """The block's id; for OpenAI Responses the reasoning item's id (``rs_…``), which
     is sent back as that reasoning item."""
+    redacted: str | None = None
+    """Anthropic's redacted thinking (encrypted ``data``; ``text`` is empty), sent back
+    unchanged."""
 
     def __init__(self, text: str | None = None, /, **data: Any) -> None:
         if text is not None:
