@@ -20,7 +20,7 @@ from ..options import (
 )
 from ..output import exit_code, renderer_for
 from ..progress import Progress
-from ..reading import _stderr_warning
+from ..reading import warn_on_stderr
 from ..render import JSONRenderer, Renderer
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.out:
             args.render = "json"
-        renderer = renderer_for(args, out, live=bool(args.delay))
+        # Open blocks are drawn live (rich, on a terminal) for a replay or a pipe.
+        renderer = renderer_for(args, out, live=bool(args.delay) or paths == ["-"])
         return _extract(args, paths, renderer)
     finally:
         if out is not sys.stdout:
@@ -160,7 +161,7 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         skipped += 1
         if progress is not None:
             progress.clear()
-        _stderr_warning(message)
+        warn_on_stderr(message)
 
     done_bytes = 0
 
