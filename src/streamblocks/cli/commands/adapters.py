@@ -19,6 +19,9 @@ SDK_MODULES: dict[str, str | None] = {
     "agui": "ag_ui.core",
     "claude_cli": None,
     "codex_cli": None,
+    "pydantic_ai": "pydantic_ai",
+    "langchain": "langchain_core",
+    "ollama": "ollama",
 }
 """The SDK each built-in adapter reads (it also reads the SDK's JSON without it);
 ``None`` for the transcript adapters, which read JSON lines and need no SDK."""
