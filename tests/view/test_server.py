@@ -220,6 +220,33 @@ def test_stdin_is_shown_before_the_input_ends() -> None:
         process.wait(15)
 
 
+def test_piped_text_is_shown_before_its_line_ends() -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    process = _command("-", stdin=subprocess.PIPE)
+    try:
+        url = urlsplit(_url(process))
+        assert process.stdin is not None
+        process.stdin.write("Hello, wor")
+        process.stdin.flush()
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+        connection.request("GET", "/events")
+        response = connection.getresponse()
+        text = ""
+        while "wor" not in text:
+            line = response.readline().decode()
+            assert line, "the stream ended before the text arrived"
+            if line.startswith("data: "):
+                event = json.loads(line[6:])
+                text += event.get("delta", "") if event["type"] == "TEXT_MESSAGE_CONTENT" else ""
+        assert text == "Hello, wor"
+        connection.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(15)
+
+
 def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
     process = _command(str(fixtures.codex_file(tmp_path)))
     url = _url(process)
