@@ -71,15 +71,14 @@ def _missing_extra() -> bool:
 
 def _processor(args: argparse.Namespace) -> Any:
     from .. import StreamBlockProcessor
-    from ..cli import default_registry
-    from ..cli.inputs import load_adapter, load_registry
+    from ..cli.loading import load_adapter
+    from ..cli.registries import registry_for
 
     adapter: Any = None if args.adapter in (None, "text") else load_adapter(args.adapter)
     if args.adapter is None:
         adapter = "auto"
-    if args.registry:
-        return StreamBlockProcessor(load_registry(args.registry), input_adapter=adapter)
-    return StreamBlockProcessor(default_registry(), input_adapter=adapter, unknown="block")
+    registry, unknown = registry_for(args.registry, None)
+    return StreamBlockProcessor(registry, input_adapter=adapter, unknown=unknown)
 
 
 def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
