@@ -8,20 +8,7 @@ from typing import Any
 
 import pytest
 
-from streamblocks.content import (
-    CodeBlock,
-    CommandBlock,
-    CustomBlock,
-    FileChangeBlock,
-    Message,
-    MessageAccumulator,
-    TextBlock,
-    ThinkingBlock,
-    TodoBlock,
-    TodoItem,
-    ToolCallBlock,
-    ToolResultBlock,
-)
+from streamblocks import content as c
 from streamblocks.view import source
 from streamblocks.view.message import message_events
 from streamblocks.view.source import BadInput, Document
@@ -56,7 +43,7 @@ def test_sse_bodies_and_event_arrays() -> None:
 
 
 def test_an_exported_run_is_a_document_on_one_line_or_many() -> None:
-    message = Message(content=[TextBlock("hi")]).model_dump(mode="json")
+    message = c.Message(content=[c.TextBlock("hi")]).model_dump(mode="json")
     assert _items(json.dumps(message)) == [Document(message)]
     assert _items(json.dumps(message, indent=2)) == [Document(message)]
 
@@ -96,23 +83,25 @@ def test_a_paced_replay_follows_the_timestamps_scaled_and_capped() -> None:
 
 
 def test_every_content_block_opens_again_as_it_was_saved() -> None:
-    message = Message(
+    message = c.Message(
         content=[
-            ThinkingBlock("hmm", signature="sig"),
-            TextBlock("Reading.\n"),
-            ToolCallBlock(id="c1", name="Read", arguments={"path": "a.py"}),
-            ToolResultBlock(tool_call_id="c1", content="x = 1", is_error=True),
-            CodeBlock(code="x = 1\n", language="python", path="a.py", start_line=1, total_lines=1),
-            CommandBlock(command="pytest", output="1 failed\n", exit_code=1, status="failed"),
-            FileChangeBlock(path="a.py", kind="update", diff="-x\n+y\n"),
-            FileChangeBlock(path="b.py", kind="add", content="new\n"),
-            TodoBlock(items=[TodoItem(text="ship", status="pending")]),
-            CustomBlock(tag="note", content="remember", attrs={"id": "n1", "level": 2}),
-            TextBlock("Done."),
+            c.ThinkingBlock("hmm", signature="sig"),
+            c.TextBlock("Reading.\n"),
+            c.ToolCallBlock(id="c1", name="Read", arguments={"path": "a.py"}),
+            c.ToolResultBlock(tool_call_id="c1", content="x = 1", is_error=True),
+            c.CodeBlock(
+                code="x = 1\n", language="python", path="a.py", start_line=1, total_lines=1
+            ),
+            c.CommandBlock(command="pytest", output="1 failed\n", exit_code=1, status="failed"),
+            c.FileChangeBlock(path="a.py", kind="update", diff="-x\n+y\n"),
+            c.FileChangeBlock(path="b.py", kind="add", content="new\n"),
+            c.TodoBlock(items=[c.TodoItem(text="ship", status="pending")]),
+            c.CustomBlock(tag="note", content="remember", attrs={"id": "n1", "level": 2}),
+            c.TextBlock("Done."),
         ]
     )
     events = message_events(message.model_dump(mode="json"))
-    assert MessageAccumulator().add_all(events) == message
+    assert c.MessageAccumulator().add_all(events) == message
 
 
 def test_an_invalid_export_is_a_value_error() -> None:
