@@ -24,6 +24,8 @@ from streamblocks.ext.agui import agui_events
 from . import fixtures
 from .served import events_of, get, sse_messages
 
+VIEW_WARNING = "streamblocks.view.warning"
+
 
 def _expected(items: list[Any]) -> list[dict[str, Any]]:
     """What the project's AG-UI output makes of ``items``, as JSON."""
@@ -131,6 +133,14 @@ def test_a_malformed_line_is_a_warning_and_the_rest_is_shown(serve: Any, tmp_pat
     assert len(warnings) == 1
     assert warnings[0].startswith("line 4: invalid JSON")
     assert _shape(events) == _shape(_expected(codex_run()))
+
+
+def test_an_unknown_event_format_says_how_to_choose_an_adapter(serve: Any, tmp_path: Path) -> None:
+    events = events_of(serve(fixtures.write(tmp_path, "odd.jsonl", '{"foo": 1}\n{"bar": 2}\n')))
+    [warning] = [e["value"]["message"] for e in events if e.get("name") == VIEW_WARNING]
+    assert "no input adapter recognised" in warning
+    assert "--adapter NAME" in warning
+    assert [e["event"] for e in events if e["type"] == "RAW"] == [{"foo": 1}, {"bar": 2}]
 
 
 def test_the_export_is_the_content_model_and_opens_again(serve: Any, tmp_path: Path) -> None:

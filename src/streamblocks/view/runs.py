@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .. import Passthrough, StreamBlockProcessor, StreamStarted
+from .. import AdapterWarning, Passthrough, StreamBlockProcessor, StreamStarted
 from ..content import Message, MessageAccumulator
 from ..ext.agui import AGUIOutputAdapter, encode_sse
 from .message import finished, message_events
@@ -178,6 +178,17 @@ def _document(document: Document, converter: _Converter) -> Iterator[Any]:
     yield finished(blocks)
 
 
+def _said(warning: warnings.WarningMessage) -> str:
+    """A warning's message, with what to do about it in the viewer."""
+    message = str(warning.message)
+    if issubclass(warning.category, AdapterWarning):
+        message += (
+            " In the viewer: choose the adapter with --adapter NAME (`streamblocks adapters`"
+            " lists them); events it passes through are under Raw events."
+        )
+    return message
+
+
 def produce(
     run: Run,
     processor: StreamBlockProcessor,
@@ -192,8 +203,7 @@ def produce(
             for event in _events(processor, items, converter):
                 agui = converter.convert(event)
                 while caught:
-                    warning = caught.pop(0)
-                    agui.append(_viewer_event("warning", {"message": str(warning.message)}))
+                    agui.append(_viewer_event("warning", {"message": _said(caught.pop(0))}))
                 converter.publish(agui)
     except Exception as exc:  # the page shows it; the server keeps serving what it has
         converter.warn(f"reading the input failed: {type(exc).__name__}: {exc}")
