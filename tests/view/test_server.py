@@ -257,14 +257,26 @@ def test_piped_text_is_shown_before_its_line_ends() -> None:
         process.wait(15)
 
 
-def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
-    process = _command(str(fixtures.codex_file(tmp_path)))
-    url = _url(process)
-    assert get(url + "events")[0] == 200
+def test_ctrl_c_stops_the_server_cleanly_while_a_page_watches() -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    process = _command("-", stdin=subprocess.PIPE)  # live: the page's stream stays open
+    url = urlsplit(_url(process))
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+    connection.request("GET", "/events")
+    response = connection.getresponse()
+    assert response.status == 200
     process.send_signal(signal.SIGINT)
     assert process.wait(15) == 0
+    assert response.read() == b""  # the stream ended, it was not cut
+    connection.close()
     assert process.stderr is not None
-    assert "stopped" in process.stderr.read()
+    err = process.stderr.read()
+    assert "stopped" in err
+    assert "Traceback" not in err and "ERROR" not in err
+    assert process.stdin is not None
+    process.stdin.close()
 
 
 def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:

@@ -36,6 +36,7 @@ class Run:
     def __init__(self) -> None:
         self.messages: list[str] = []
         self.done = False
+        self.stopping = False
         self.accumulator = MessageAccumulator()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -50,6 +51,11 @@ class Run:
 
     def finish(self) -> None:
         self.done = True
+        self._wake()
+
+    def stop(self) -> None:
+        """End every page's stream now (the server is shutting down)."""
+        self.stopping = True
         self._wake()
 
     def _wake(self) -> None:
@@ -88,7 +94,7 @@ class Run:
                 )
                 index = stop
                 continue
-            if self.done:
+            if self.done or self.stopping:
                 return
             changed = self._changed
             if changed is None:
