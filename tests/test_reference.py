@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from reference.reader import Types, read
 from streamblocks import (
@@ -331,3 +332,33 @@ def test_configurable_delimiter() -> None:
     types = Types(preamble=("note",), frontmatter=("task",), delimiter="@@")
     text = "@@b1:note\nx\n@@end\n@@start\n---\nblock_type: task\n---\ny\n@@end\n!!b2:note\n"
     check(text, types=types, delimiter="@@")
+
+
+@XFAIL
+def test_on_start_is_not_called_for_a_self_closing_tag() -> None:
+    calls: list[dict[str, str]] = []
+    registry = BlockRegistry()
+    registry.register("cite", syntax=XMLTagSyntax(), on_start=lambda a: calls.append(dict(a)))
+    proc = StreamBlockProcessor(registry, input_adapter=None)
+    text = '<cite a="1"/> <cite b="2">x</cite>'
+    for chunks in ([text], list(text)):
+        calls.clear()
+        core_events(proc, chunks)
+        assert calls == [{"b": "2"}]
+
+
+class Params(BaseModel):
+    lang: str = "text"
+    size: int = 0
+
+
+@XFAIL
+def test_key_value_params_reach_the_metadata_model() -> None:
+    registry = BlockRegistry()
+    registry.register("note", metadata=Params)
+    proc = StreamBlockProcessor(registry, input_adapter=None)
+    events = core_events(proc, ["!!b1:note:lang=py:size=3\nx\n!!end\n"])
+    (end,) = [e for e in events if e[0] == "end"]
+    assert (end[4].lang, end[4].size) == ("py", 3)
+    events = core_events(proc, ["!!b1:note:size=big\nx\n!!end\n"])
+    assert [e[3] for e in events if e[0] == "error"] == ["VALIDATION_FAILED"]
