@@ -245,7 +245,16 @@ def document(v2: bool = False, size: int = 12) -> st.SearchStrategy[str]:
 
 
 DOCUMENTS = document()
-V2_DOCUMENTS = document(v2=True, size=8)
+V2_RULES = pick(
+    "\n<think>about <think> tags</think>rest\n",
+    "\n<cite a b=2>x</cite>\n",
+    "\n<think\n  a='1'>x</think>\n",
+    "\n!!start\n\n---\nblock_type: task\n---\nx\n!!end\n",
+)
+V2_DOCUMENTS = st.tuples(document(v2=True, size=6), V2_RULES, document(v2=True, size=4)).map(
+    "".join
+)
+"""Each document holds one rule today's core lacks, so the strict xfail is certain."""
 
 
 _BLANK_AFTER_START = re.compile(r"(?m)^!!start[ \t]*\r?\n[ \t\r]*\n")
