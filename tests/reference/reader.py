@@ -259,7 +259,6 @@ class Reader:
             return is_closing_fence(text, char, length)
 
         def block(
-            header_end: int,
             kind: str,
             written: str | None,
             metadata: Any,
@@ -298,12 +297,12 @@ class Reader:
         if closes(rest[0].text) or not is_marker_line(rest[0].text, "---"):
             if info_type is None:
                 return shown()
-            return block(opener.end, info_type, None, None, opener.end)
+            return block(info_type, None, None, opener.end)
         for line in rest[1:]:
             if closes(line.text):  # the fence closed inside the frontmatter
                 if info_type is None:
                     return shown()
-                return block(opener.end, info_type, None, None, opener.end)
+                return block(info_type, None, None, opener.end)
             if not is_marker_line(line.text, "---"):
                 continue
             text = self.source[rest[1].start : line.start] if line is not rest[1] else ""
@@ -311,15 +310,15 @@ class Reader:
             if mapping is None:
                 if info_type is None:
                     return shown()
-                return block(line.end, info_type, None, None, line.end, broken=True)
+                return block(info_type, None, None, line.end, broken=True)
             kind = mapping.get("block_type")
             if kind is None:
                 if info_type is None:
                     return shown()
-                return block(line.end, info_type, written_id(mapping), mapping, line.end)
+                return block(info_type, written_id(mapping), mapping, line.end)
             if str(kind) not in self.types.fence:
                 return shown()
-            return block(line.end, str(kind), written_id(mapping), mapping, line.end)
+            return block(str(kind), written_id(mapping), mapping, line.end)
         if info_type is None:  # the stream ended inside a frontmatter: text
             return shown()
         self.error(None, None, "UNCLOSED", opener.start, len(self.source))  # not started
