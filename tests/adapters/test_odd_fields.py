@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from streamblocks import BlockRegistry, StreamBlockProcessor
 from streamblocks.core.errors import AdapterWarning
-from streamblocks.core.events import EventType
+from streamblocks.core.events import EventType, Usage
 from streamblocks.ext.agui import AGUIInputAdapter, AGUIOutputAdapter
+from streamblocks.ext.agui.payloads import token_usage
 from streamblocks.ext.anthropic import AnthropicInputAdapter
 from streamblocks.ext.claude_cli import ClaudeCLIInputAdapter
 from streamblocks.ext.openai import OpenAIInputAdapter
@@ -251,3 +252,10 @@ def test_an_odd_text_field_loses_only_its_own_text(
     # Only (a part of) the odd value's own text may be missing: nothing else is lost.
     assert lost_only_from(base, got, original), (base, got, original)
     assert out[-1].type is EventType.STREAM_FINISHED
+
+
+@pytest.mark.parametrize("count", [-1, 2**53, 10**30])
+def test_token_counts_agui_cannot_carry_are_left_out_of_its_usage(count: int) -> None:
+    usage = token_usage(core, Usage(input_tokens=count, output_tokens=7))
+    assert usage is not None
+    assert (usage[0].input_tokens, usage[0].output_tokens) == (None, 7)

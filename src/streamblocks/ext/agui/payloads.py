@@ -19,6 +19,8 @@ from ...core.events import (
     Usage,
 )
 
+_MAX_SAFE_INTEGER = 2**53 - 1
+
 
 def jsonable(value: Any) -> Any:
     """Plain JSON data for any value (pydantic models dumped, unknown objects as text)."""
@@ -105,6 +107,10 @@ def token_usage(core: Any, usage: Usage | None) -> list[Any] | None:
         "cached_input_tokens": usage.cache_read_tokens,
         "cache_write_input_tokens": usage.cache_write_tokens,
     }
-    # (AG-UI counts are non-negative: a provider's odd negative count is left out)
-    present = {name: value for name, value in fields.items() if value is not None and value >= 0}
+    # AG-UI counts are JSON-safe non-negative integers: a provider's odd count is left out.
+    present = {
+        name: value
+        for name, value in fields.items()
+        if value is not None and 0 <= value <= _MAX_SAFE_INTEGER
+    }
     return [core.TokenUsage(**present)] if present else None
