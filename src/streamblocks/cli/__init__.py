@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from typing import Any
 
-from .. import __version__
+from .._version import __version__
 from ..core.processor import StreamBlockProcessor
 from ..core.registry import BlockRegistry
 from ..syntaxes import DelimiterFrontmatterSyntax, MarkdownFrontmatterSyntax, XMLTagSyntax

@@ -1,8 +1,9 @@
 """Provider events in a session: the input adapter's view of each event, the reply
 text it carries, and the provider-native blocks (thinking, tool calls) it reports.
 
-:class:`ProviderEvents` is a part of :class:`~streamblocks.core.session.Session`; it
-keeps the per-stream adapter state and hands reply text to the session's line machine.
+:class:`ProviderEvents` is a part of :class:`~streamblocks.core.session.Session` (a
+plain object the session owns); it keeps the per-stream adapter state and hands reply
+text to the session's scanner.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from ..adapters.detection import detect_input_adapter
 from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, NativeEnd, NativeStart
 from .blocks import Block
 from .errors import AdapterWarning, ErrorCode
-from .events import BlockDelta, BlockEnd, BlockStart, Event, Passthrough, StopReason, Usage
-from .part import SessionPart
+from .events import BlockDelta, BlockEnd, BlockStart, Passthrough, StopReason, Usage
+
+if TYPE_CHECKING:
+    from .session import Session
 
 _CONTENT = "content"
 
@@ -33,10 +36,11 @@ class _NativeBlock:
         self.parts: list[str] = []
 
 
-class ProviderEvents(SessionPart):
+class ProviderEvents:
     """Feeds provider events through the stream's input adapter."""
 
-    def _setup_provider(self, input_adapter: InputAdapter | str | None) -> None:
+    def __init__(self, session: Session, input_adapter: InputAdapter | str | None) -> None:
+        self._session = session
         self._adapter: InputAdapter | None = None
         self._adapter_spec = input_adapter
         self._adapter_failures: set[str] = set()
@@ -46,13 +50,6 @@ class ProviderEvents(SessionPart):
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
         self._error_message: str | None = None
-
-    if TYPE_CHECKING:  # provided by Session
-        _blocks: int
-
-        def _consume(self, text: str) -> None: ...
-        def _emit(self, event: Event) -> None: ...
-        def _new_id(self) -> str: ...
 
     def _feed_event(self, item: Any) -> None:
         adapter = self._adapter
@@ -120,9 +117,9 @@ class ProviderEvents(SessionPart):
             self._adapter_failed(adapter, "error/stop_reason/usage/native_events", exc)
         if category is EventCategory.TEXT_CONTENT:
             if text:
-                self._consume(text)
+                self._session._consume(text)
         elif category is EventCategory.PASSTHROUGH:
-            self._emit(Passthrough(event))
+            self._session._emit(Passthrough(event))
 
     def _adapter_failed(self, adapter: InputAdapter, methods: str, exc: Exception) -> None:
         """Warn (once per stream and group of methods) that ``adapter`` raised."""
@@ -149,14 +146,14 @@ class ProviderEvents(SessionPart):
 
     def _native(self, piece: Any) -> None:
         if isinstance(piece, NativeStart):
-            block_id = piece.block_id or self._new_id()
+            block_id = piece.block_id or self._session._new_id()
             native = self._natives[piece.key] = _NativeBlock(piece, block_id)
-            self._emit(BlockStart(block_id, native.block_type, "native", native.attrs))
+            self._session._emit(BlockStart(block_id, native.block_type, "native", native.attrs))
         elif isinstance(piece, NativeDelta):
             open_native = self._natives.get(piece.key)
             if open_native is not None and piece.text:
                 open_native.parts.append(piece.text)
-                self._emit(
+                self._session._emit(
                     BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, piece.text)
                 )
         elif isinstance(piece, NativeEnd):
@@ -176,7 +173,7 @@ class ProviderEvents(SessionPart):
             try:
                 content = json.loads(text) if text.strip() else {}
             except (ValueError, RecursionError) as exc:
-                self._error(
+                self._session._error(
                     native.block_id,
                     native.block_type,
                     ErrorCode.PARSE_FAILED,
@@ -187,17 +184,17 @@ class ProviderEvents(SessionPart):
                 return
         else:
             content = text
-        self._blocks += 1
+        self._session._blocks += 1
         block = Block(
             native.block_id, native.block_type, "native", None, content, native.attrs, "",
-            self._pos, self._pos,
+            self._session._pos, self._session._pos,
         )  # fmt: skip
-        self._emit(BlockEnd(block))
+        self._session._emit(BlockEnd(block))
 
     def _close_natives(self) -> None:
         for key in list(self._natives):
             native = self._natives.pop(key)
-            self._error(
+            self._session._error(
                 native.block_id,
                 native.block_type,
                 ErrorCode.UNCLOSED,

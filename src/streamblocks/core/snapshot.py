@@ -24,19 +24,18 @@ import io
 import pickle
 from typing import TYPE_CHECKING, Any
 
+from .._version import __version__
 from .errors import SnapshotError
+from .session import Session
 
 if TYPE_CHECKING:
     from .processor import StreamBlockProcessor
-    from .session import Session
 
 FORMAT = 1
 _MAGIC = b"streamblocks-snapshot"
 
 
 def _version() -> str:
-    from .. import __version__
-
     return __version__
 
 
@@ -97,18 +96,16 @@ class _Unpickler(pickle.Unpickler):
 def dump_session(session: Session) -> bytes:
     if session.broken:
         raise SnapshotError("cannot snapshot a session whose feed() raised")
-    state = dict(session.__dict__)
-    state["_out"] = []
     objects, described = _config(
         session._plan,
         session._limits,
-        session._adapter_spec,
+        session._provider._adapter_spec,
         session._transforms,
         getattr(session, "_policy", None),
     )
     refs = {id(obj): index for index, obj in enumerate(objects)}
     body = io.BytesIO()
-    _Pickler(body, refs).dump((type(session), state))
+    _Pickler(body, refs).dump(session)  # (its state: Session.__getstate__)
     head = pickle.dumps((_MAGIC, FORMAT, _version(), described), protocol=4)
     return len(head).to_bytes(4, "big") + head + body.getvalue()
 
@@ -142,9 +139,9 @@ def load_session(processor: StreamBlockProcessor, data: bytes) -> Session:
             f"the processor is configured differently from the one that made the snapshot: {differ}"
         )
     try:
-        cls, state = _Unpickler(io.BytesIO(data[4 + size :]), objects).load()
+        session = _Unpickler(io.BytesIO(data[4 + size :]), objects).load()
     except Exception as exc:
         raise SnapshotError(f"the snapshot could not be read: {exc!r}") from exc
-    session: Session = cls.__new__(cls)
-    session.__dict__.update(state)
+    if not isinstance(session, Session):
+        raise SnapshotError(f"the snapshot holds a {type(session).__name__}, not a session")
     return session

@@ -122,6 +122,7 @@ class MarkdownFrontmatterSyntax(Syntax):
 
     name: ClassVar[str] = "markdown_frontmatter"
     starts_with: ClassVar[str | None] = FENCE_STARTS
+    shows_code_fences: ClassVar[bool] = True  # fences that are not blocks stay visible
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:
