@@ -92,8 +92,9 @@ class Emitter:
         self.emit(BlockError(block_id, type_name, code, message, raw))
 
     def flush_texts(self) -> None:
-        self.out.append(_new(TextDelta, ("".join(self.texts),)))
-        self.texts.clear()
+        texts = self.texts
+        self.out.append(_new(TextDelta, (texts[0] if len(texts) == 1 else "".join(texts),)))
+        texts.clear()
 
     def flush_deltas(self) -> None:
         if self.deltas:

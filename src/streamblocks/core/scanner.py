@@ -54,6 +54,7 @@ class Scanner:
         "line",
         "max_marker",
         "openers",
+        "outside_search",
         "outside_starts",
         "parser",
         "plan",
@@ -94,6 +95,7 @@ class Scanner:
         self.all_openers = tuple(opener for _, opener, _, _ in self.openers)
         self.tails = _tail_search(self.all_openers)
         self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
+        self.outside_search = _visible_search(self.outside_starts, self.all_openers)
         self.scan_fences = any(not syntax.code_aware for _, syntax, _ in inline)
         self.line: str | None = ""
         """The held start of the current line (``""``: at a line start, nothing held;
@@ -120,19 +122,62 @@ class Scanner:
                 return
 
     def run(self, text: str) -> None:
-        """Read ``text``, the next piece of the stream."""
+        """Read ``text``, the next piece of the stream.
+
+        The visible state is read here, in the loop itself (it is where most text
+        goes); the other states are steps that return where they stopped.
+        """
         if self.tail:
             text, self.tail = self.tail + text, ""
         i, n = 0, len(text)
+        em = self.em
         while i < n:
-            region = self.region
-            if region is not None:
-                text, i = region.step(text, i)
+            if self.region is not None:
+                text, i = self.region.step(text, i)
                 n = len(text)
-            elif self.line is None:
-                i = self._visible(text, i) if self.flow is TEXT else self._in_block(text, i)
-            else:
+                continue
+            if self.line is not None:
                 i = self._line_start(text, i)
+                continue
+            if self.flow is not TEXT:
+                i = self._in_block(text, i)
+                continue
+            # visible: out in bulk up to the next opener or marker line start
+            parser = self.parser
+            if parser is None:
+                scan_inline = True
+                found = self.outside_search(text, i)
+            else:
+                scan_inline = self.scan_fences
+                openers = self.all_openers if scan_inline else ()
+                found = _visible_search(parser.marker_starts, openers)(text, i)
+            if found is not None:
+                at = found.start()
+                self.examined += at + 1 - i
+                if text[at] == "\n":
+                    em.text(text[i : at + 1])
+                    self.line = ""
+                    i = at + 1
+                else:
+                    em.text(text[i:at])
+                    i = open_region(self, text, at, 0)
+                continue
+            self.examined += n - i
+            cut = n
+            tails = self.tails
+            if tails is not None and scan_inline and not self.final:
+                held = tails(text, max(i, n - self.tail_span))
+                if held is not None:
+                    cut = held.start()
+                    self.tail = text[cut:]
+            if em.deltas:
+                em.flush_deltas()
+            if cut > i:
+                em.texts.append(text[i:cut] if i or cut < n else text)
+                em.pos += cut - i
+            if cut == n and text[n - 1] == "\n":
+                self.line = ""  # the next chunk starts a line
+            return
 
     def visible(self, text: str, complete: bool) -> None:
         """``text`` (a decided line, or held text released) read as visible text;
@@ -154,37 +199,6 @@ class Scanner:
         self.parser = parser
         if self.region is None:
             self.line, self.flow = line, flow
-
-    def _visible(self, text: str, i: int) -> int:
-        """Visible text: out in bulk up to the next opener or marker line start."""
-        n = len(text)
-        parser = self.parser
-        scan_inline = parser is None or self.scan_fences
-        starts = self.outside_starts if parser is None else parser.marker_starts
-        search = _visible_search(starts, self.all_openers if scan_inline else ())
-        found = search(text, i)
-        if found is None:
-            self.examined += n - i
-            cut = n
-            tails = self.tails
-            if tails is not None and scan_inline and not self.final:
-                held = tails(text, max(i, n - self.tail_span))
-                if held is not None:
-                    cut = held.start()
-                    self.tail = text[cut:]
-            self.em.text(text[i:cut] if i or cut < n else text)
-            if cut == n and text[n - 1] == "\n":
-                self.line = ""  # the next chunk starts a line
-            return n
-        at = found.start()
-        self.examined += at + 1 - i
-        if text[at] == "\n":
-            self.em.text(text[i : at + 1])
-            self.line = ""
-            return at + 1
-        if at > i:
-            self.em.text(text[i:at])
-        return open_region(self, text, at, 0)
 
     def _in_block(self, text: str, i: int) -> int:
         """The rest of a line inside a line block, and the lines after it that no

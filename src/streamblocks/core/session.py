@@ -92,11 +92,16 @@ class Session:
         out = em.out = []
         if not self._started:
             self._begin()
-        if self._identity and chunk.__class__ is str:
-            self._consume(chunk)
-        else:
+        if not self._identity or chunk.__class__ is not str:
             self._provider._feed_event(chunk)
-        em.flush()
+        elif em.pos:
+            self._scan.run(chunk)
+        else:
+            self._consume(chunk)
+        if em.texts:
+            em.flush_texts()
+        if em.deltas:
+            em.flush_deltas()
         self._busy = False
         if self._chain is not None:
             return self._chain.process_all(out)
