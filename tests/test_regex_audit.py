@@ -32,8 +32,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.frontmatter._BRACKETS": ("search",),
     "streamblocks.syntaxes.gadget._NAME": ("fullmatch",),
     "streamblocks.syntaxes.gadget._NAME_SO_FAR": ("fullmatch",),
-    "streamblocks.syntaxes.preamble._OPENER": ("fullmatch",),
-    "streamblocks.syntaxes.preamble._OPENER_PREFIX": ("fullmatch",),
+    "streamblocks.syntaxes.preamble._KEYED": ("fullmatch",),
     "streamblocks.syntaxes.xml._ATTR_ANYWHERE": ("search",),
     "streamblocks.syntaxes.xml._ENTITY": ("search",),
     "streamblocks.syntaxes.xml._NAME_RUN": ("match",),
@@ -46,6 +45,9 @@ DYNAMIC = {
     "<|`|\n(?=[\\ !`~])": ("search",),
     "<\\|channel\\|>|<think>|<|\n": ("search",),
     "\n[!`~<-]": ("search",),
+    # the preamble's opener and partial opener for the delimiter "!!" (preamble.py)
+    r"!!([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+)((?::[^:]*)*)": ("fullmatch",),
+    r"!(?:!(?:[A-Za-z0-9_.\-]+(?::(?:[A-Za-z0-9_.\-]+(?::.*|\s*))?)?)?)?": ("fullmatch",),
     "(?:<\\|channel\\|||<\\|channel|<thi|<th|<t|<)\\Z": ("search",),
 }
 

@@ -22,12 +22,11 @@ from .base import (
     START,
     Header,
     LineParser,
+    LineSyntax,
     ParseFailure,
-    Syntax,
     TypeTable,
     Verdict,
     literal_line,
-    literal_line_pattern,
 )
 
 FRONTMATTER_FENCE = "---"
@@ -207,6 +206,7 @@ class _FrontmatterBlock(LineParser):
         self.end_marker = end_marker
         self.lines: list[str] = []
         self.in_frontmatter = False
+        self.blank_lines = 0
 
     def held(self, piece: str) -> None:
         self.lines.append(piece)
@@ -216,10 +216,13 @@ class _FrontmatterBlock(LineParser):
             verdict = literal_line(line, self.end_marker, complete)
             return CONTENT if verdict is REJECT else verdict
         if not self.in_frontmatter:
+            if not line.strip():  # blank lines may stand before the opening ---
+                self.blank_lines += complete
+                return HOLD if complete else PENDING
             verdict = literal_line(line, FRONTMATTER_FENCE, complete)
             if verdict is CLOSE:
                 self.in_frontmatter = self.committed = True
-                self.marker_starts = "-!"
+                self.marker_starts = "-" + self.end_marker[0]
                 return HOLD
             return verdict  # PENDING or REJECT
         if literal_line(line, self.end_marker, complete) is CLOSE:
@@ -233,29 +236,47 @@ class _FrontmatterBlock(LineParser):
                 return PENDING
             return HOLD
         text = "".join(self.lines)
-        body = text[text.index("\n", text.index("\n") + 1) + 1 :]
-        header = frontmatter_header(body, 3, self.types, strict=True)
+        skip = 2 + self.blank_lines  # the start line, the blank lines, the opening ---
+        at = 0
+        for _ in range(skip):
+            at = text.index("\n", at) + 1
+        header = frontmatter_header(text[at:], skip + 1, self.types, strict=True)
         if header is None:
             return REJECT
         self.header = header
-        self.marker_starts = "!"
-        self.closing_line = literal_line_pattern(self.end_marker)
+        self.marker_starts = self.end_marker[0]
         return START
 
 
 @dataclass(frozen=True)
-class DelimiterFrontmatterSyntax(Syntax):
+class DelimiterFrontmatterSyntax(LineSyntax):
     """A line ``!!start``, a YAML frontmatter between ``---`` lines (with ``id`` and
     ``block_type``), content lines, a line ``!!end``.
 
-    The block starts when the frontmatter's closing ``---`` arrives; the whole
-    frontmatter mapping is the metadata. ``!!start`` not followed by ``---`` is text.
+    Blank lines may stand between ``!!start`` and the opening ``---``. The block starts
+    when the frontmatter's closing ``---`` arrives; the whole frontmatter mapping is the
+    metadata. ``!!start`` not followed by ``---`` is text. ``delimiter`` (default
+    ``"!!"``) is the prefix of both markers: ``delimiter="@@"`` reads ``@@start`` …
+    ``@@end``.
     """
 
     name: ClassVar[str] = "delimiter_frontmatter"
     starts_with: ClassVar[str | None] = "!"
     start_marker: str = "!!start"
     end_marker: str = "!!end"
+    delimiter: str = "!!"
+
+    def __post_init__(self) -> None:
+        delimiter = self.delimiter
+        if not isinstance(delimiter, str) or not delimiter or any(c.isspace() for c in delimiter):
+            raise ValueError(f"delimiter must be text with no whitespace, got {delimiter!r}")
+        if delimiter != "!!":
+            if self.start_marker == "!!start":
+                object.__setattr__(self, "start_marker", delimiter + "start")
+            if self.end_marker == "!!end":
+                object.__setattr__(self, "end_marker", delimiter + "end")
+        # the scanner offers this syntax the lines starting like its start marker
+        object.__setattr__(self, "starts_with", self.start_marker[0])
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         verdict = literal_line(line, self.start_marker, complete)
