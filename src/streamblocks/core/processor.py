@@ -11,7 +11,7 @@ from typing import Any
 from ..adapters.protocols import InputAdapter, OutputAdapter
 from ..transforms import DeltaTransform, compose_transforms
 from .abort import AbortingSession, AbortPolicy, AbortSpec
-from .errors import RegistryError
+from .errors import RegistryError, SnapshotError
 from .limits import Limits
 from .registry import BlockRegistry, TypeTable
 from .session import Session
@@ -118,7 +118,10 @@ class StreamBlockProcessor:
         """The session saved by :meth:`Session.snapshot`, ready to be fed the rest of
         its stream. This processor must be configured like the one that made it (see
         :mod:`streamblocks.core.snapshot`); raises :class:`SnapshotError` otherwise."""
-        return load_session(self, snapshot)
+        session = load_session(self, snapshot)
+        if not isinstance(session, Session):
+            raise SnapshotError(f"the snapshot holds a {type(session).__name__}, not a session")
+        return session
 
     def process(
         self, source: Iterable[Any], *, output_adapter: OutputAdapter | None = None

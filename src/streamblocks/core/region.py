@@ -83,8 +83,10 @@ class Region(InlineOut):
             return self._overflow(text, i)
         stop = n if n - i <= room else i + room
         self.buf, self.cur = text, i
-        sc.examined += stop - i
         end = self.reader.read(text, i, stop, self)
+        # (what the reader consumed; a rejected opener's characters are counted again
+        # when the scanner reads them as visible text)
+        sc.examined += stop - i if end == GO_ON else 1 if end == NOT_MINE else end - i
         if end == GO_ON:
             if self.cur < stop:
                 self.pend += text[self.cur : stop]
