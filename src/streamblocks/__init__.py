@@ -39,7 +39,8 @@ from .core.limits import Limits
 from .core.processor import StreamBlockProcessor
 from .core.registry import BlockRegistry, BlockType
 from .core.session import Session
-from .loop import ProviderError, StepResult, ToolCall, acollect, collect
+from .loop import Outcome, ProviderError, StepResult, ToolCall, acollect, collect
+from .request import request
 from .syntaxes import (
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
@@ -48,9 +49,11 @@ from .syntaxes import (
     Syntax,
     XMLTagSyntax,
 )
+from .tools import FINISH_TOOL, Tool, Tools
 from .transforms import DeltaTransform, compose_transforms
 
 __all__ = [
+    "FINISH_TOOL",
     "AbortPolicy",
     "AdapterWarning",
     "Block",
@@ -72,6 +75,7 @@ __all__ = [
     "HookWarning",
     "Limits",
     "MarkdownFrontmatterSyntax",
+    "Outcome",
     "Passthrough",
     "ProviderError",
     "RegistryError",
@@ -87,11 +91,14 @@ __all__ = [
     "StreamStarted",
     "Syntax",
     "TextDelta",
+    "Tool",
     "ToolCall",
+    "Tools",
     "Usage",
     "XMLTagSyntax",
     "__version__",
     "acollect",
     "collect",
     "compose_transforms",
+    "request",
 ]

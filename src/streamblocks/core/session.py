@@ -87,13 +87,21 @@ class Session:
             raise SessionClosedError("feed() after close()")
         if self._busy:
             raise SessionClosedError("feed() after a feed() that raised: close() the session")
+        provider = self._provider
+        if provider._ended:  # the provider's stream ended (STREAM_END): nothing more is read
+            provider._after_end([chunk])
+            return []
         self._busy = True  # stays set if this call raises (see close())
         em = self._em
         out = em.out = []
         if not self._started:
             self._begin()
         if not self._identity or chunk.__class__ is not str:
-            self._provider._feed_event(chunk)
+            provider._feed_event(chunk)
+            if provider._ended:
+                out = self._finish(out)
+                self._busy = False
+                return out
         elif em.pos:
             self._scan.run(chunk)
         else:
@@ -113,29 +121,30 @@ class Session:
             raise SessionClosedError("close() called twice")
         if self._busy:
             return self._finish_early("a feed() call raised; the rest of the stream was not read")
+        provider = self._provider
+        if provider._ended:  # STREAM_END already finished the stream and reported it all
+            self._closed = True
+            return []
         self._busy = True
-        em = self._em
-        out = em.out = []
+        out = self._em.out = []
         if not self._started:
             self._begin()
-        provider = self._provider
         provider._end_frames()
+        out = self._finish(out)
+        self._closed = True
+        return out
+
+    def _finish(self, out: list[Event]) -> list[Event]:
+        """Report what is still open, then ``STREAM_FINISHED``: at ``close()``, or when
+        the input adapter reports the provider's ``STREAM_END``."""
+        provider, em = self._provider, self._em
         self._scan.finish(provider._stop_reason)
         provider._close_natives()
         em.flush()
-        self._closed = True
         if self._chain is not None:
             out = self._chain.process_all(out)
             out.extend(self._chain.flush())
-        stop = provider._stop_reason or StopReason.unknown
-        out.append(
-            StreamFinished(
-                stop,
-                provider._usage,
-                Counts(em.pos, em.blocks, em.errors),
-                provider._error_message if stop is StopReason.error else None,
-            )
-        )
+        out.append(provider._finished_event(Counts(em.pos, em.blocks, em.errors)))
         return out
 
     @property
@@ -193,7 +202,9 @@ class Session:
         em = self._em
         em.out = []
         counts = Counts(em.pos, em.blocks, em.errors)
-        return [StreamFinished(StopReason.error, self._provider._usage, counts, cause)]
+        provider = self._provider
+        ids = (provider._session_id, provider._run_id)
+        return [StreamFinished(StopReason.error, provider._usage, counts, cause, *ids)]
 
     def _begin(self) -> None:
         self._started = True
@@ -241,3 +252,7 @@ class Session:
     @property
     def _out(self) -> list[Event]:
         return self._em.out
+
+    @property
+    def _errors(self) -> int:
+        return self._em.errors

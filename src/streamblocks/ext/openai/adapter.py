@@ -7,16 +7,29 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, field, tool_call_start
+from .._base import (
+    END,
+    PASSTHROUGH,
+    SKIP,
+    START,
+    ProviderAdapter,
+    Step,
+    as_int,
+    field,
+    tool_call_start,
+    tool_result,
+)
 from .types import (
     CHAT_CHUNK_OBJECT,
     CHAT_FINISH_REASONS,
     CHAT_HELPER_TYPES,
     NATIVE_ITEM_TYPES,
     RESPONSES_INCOMPLETE_REASONS,
+    SERVER_TOOL_ITEMS,
 )
 
 _REASONING_KEY = "reasoning"
+_DONE = ("[DONE]", b"[DONE]")
 
 # Responses events whose content is already carried by another event we read.
 _RESPONSES_SKIP = frozenset(
@@ -90,6 +103,19 @@ def _responses_usage(raw: Any) -> Usage | None:
     )
 
 
+def _server_result(item: Any, item_type: str) -> list[Native]:
+    """The ``tool_result`` block of a tool OpenAI ran (web search, code interpreter...)."""
+    name, fields = SERVER_TOOL_ITEMS[item_type]
+    if item_type == "mcp_call":
+        name = field(item, "name") or name
+    error = field(item, "error")
+    content = {key: field(item, key) for key in fields if field(item, key) is not None}
+    if error is not None:
+        content["error"] = error
+    failed = error is not None or field(item, "status") in ("failed", "incomplete")
+    return tool_result(field(item, "id"), field(item, "id"), name, content, failed)
+
+
 class OpenAIInputAdapter(ProviderAdapter):
     """Reads OpenAI streams: Chat Completions and the Responses API, sync or async.
 
@@ -103,8 +129,10 @@ class OpenAIInputAdapter(ProviderAdapter):
       becomes ``thinking`` blocks and function/custom tool calls ``tool_call`` blocks,
       one per output item. ``*.done`` events and ``response.completed`` repeat text
       already read and are skipped; ``response.created`` starts the stream,
-      ``response.completed``/``response.incomplete`` end it; errors, refusals,
-      annotations and built-in tool items (web search, code interpreter...) pass through.
+      ``response.completed``/``response.incomplete`` end it; a built-in tool's item
+      (web search, file search, code interpreter, image generation, MCP) becomes a
+      ``tool_result`` block when it is done; errors, refusals, annotations and the
+      progress events of built-in tools pass through.
 
     Only the first choice (``index == 0``) of a Chat Completions stream is read.
     """
@@ -134,6 +162,8 @@ class OpenAIInputAdapter(ProviderAdapter):
             if field(event, "type") == "chunk":
                 return self._chat(field(event, "chunk"))
             return SKIP
+        if event.__class__ in (str, bytes) and event.strip() in _DONE:
+            return END  # the SSE stream's sentinel, when a raw data line is fed
         return PASSTHROUGH
 
     # -- Chat Completions ------------------------------------------------------------
@@ -246,6 +276,8 @@ class OpenAIInputAdapter(ProviderAdapter):
             item_type = field(item, "type")
             if item_type in NATIVE_ITEM_TYPES:
                 return Step(EventCategory.SKIP, natives=(NativeEnd(field(item, "id")),))
+            if item_type in SERVER_TOOL_ITEMS:
+                return Step(EventCategory.SKIP, natives=_server_result(item, item_type))
             return SKIP if item_type == "message" else PASSTHROUGH
         if kind == "response.created":
             return START
