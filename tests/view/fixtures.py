@@ -38,7 +38,7 @@ this never ends
 """
 
 HOSTILE = """\
-Look: <img src=x onerror=alert(1)> and <script>alert(2)</script> here.
+Look: <img src=x onerror=alert(1) /> and <script>alert(2)</script> here.
 
 !!x1:note
 <img src=x onerror=alert(3)><script>alert(4)</script>
