@@ -1,0 +1,94 @@
+"""DeepSeek: ``<think>``; V3 / R1 and V3.1 calls between ``<｜tool▁calls▁begin｜>`` and
+``<｜tool▁calls▁end｜>``; V3.2 / V4 DSML ``<｜DSML｜function_calls>`` (or ``tool_calls``,
+``calls``; V4.1 writes a space after ``｜DSML｜``) with ``invoke`` and ``parameter``
+elements. (｜ is U+FF5C, ▁ U+2581.)"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from ..grammar import Call, CallFormat, Grammar, Section, json_object, need
+from ..scan import EndSpec
+from ..schema import ToolSchemas, property_schema, stated, typed
+
+_SEP = "<｜tool▁sep｜>"
+_FENCE = re.compile(r"\A\s*```(?:json)?\s*(.*?)\s*```\s*\Z", re.DOTALL)
+
+
+def _v3_call(body: str, schemas: ToolSchemas) -> list[Call]:
+    """V3: ``function<｜tool▁sep｜>NAME`` + a fenced JSON object; V3.1:
+    ``NAME<｜tool▁sep｜>{…}``."""
+    kind, sep, rest = body.partition(_SEP)
+    need(bool(sep), "no <｜tool▁sep｜> in the call")
+    if kind.strip() == "function":
+        name, _, arguments = rest.partition("\n")
+        fenced = _FENCE.match(arguments)
+        if fenced is not None:
+            arguments = fenced.group(1)
+    else:
+        name, arguments = kind, rest
+    name = name.strip()
+    need(bool(name), "the call has no name")
+    return [Call(name, json_object(arguments, "the arguments"))]
+
+
+V3_CALL = CallFormat(
+    "<｜tool▁call▁begin｜>",
+    EndSpec(closers=("<｜tool▁call▁end｜>",), strings='"'),
+    _v3_call,
+)
+V3_SECTIONS = tuple(
+    Section(f"<｜tool{s}calls{s}begin｜>", f"<｜tool{s}calls{s}end｜>", (V3_CALL,)) for s in "▁_"
+)
+
+_INVOKE_NAME = re.compile(r'\A\s*name="(?P<name>[^"]*)"')
+_INVOKE_HEAD = re.compile(r'\A\s*name="([^"]*)"\s*/?>?')
+_PARAMETER = re.compile(
+    r'<｜DSML｜\s?parameter\s+name="([^"]*)"(?:\s+string="(true|false)")?\s*>(.*?)</｜DSML｜\s?parameter>',
+    re.DOTALL,
+)
+
+
+def _invoke(body: str, schemas: ToolSchemas) -> list[Call]:
+    """``name="NAME">`` + parameters (the body after ``<｜DSML｜invoke``)."""
+    head = _INVOKE_HEAD.match(body)
+    need(head is not None, "the invoke has no name")
+    assert head is not None
+    name = html.unescape(head.group(1))
+    arguments: dict[str, Any] = {}
+    at = head.end()
+    for found in _PARAMETER.finditer(body, at):
+        need(not body[at : found.start()].strip(), "text between parameters")
+        key, is_string, value = html.unescape(found.group(1)), found.group(2), found.group(3)
+        if is_string == "true":
+            arguments[key] = value
+        elif is_string == "false":
+            arguments[key] = stated(value, "json")
+        else:
+            arguments[key] = typed(value, property_schema(schemas, name, key))
+        at = found.end()
+    need(not body[at:].strip(), f"a parameter that does not read: {body[at:].strip()[:80]!r}")
+    return [Call(name, arguments)]
+
+
+_DSML_VALUES = ("</｜DSML｜parameter>", "</｜DSML｜ parameter>")
+_DSML_INVOKE = EndSpec(
+    closers=("</｜DSML｜invoke>", "</｜DSML｜ invoke>", "/>"),
+    regions=(("<｜DSML｜parameter", _DSML_VALUES), ("<｜DSML｜ parameter", _DSML_VALUES)),
+)
+DSML_CALLS = tuple(
+    CallFormat(opener, _DSML_INVOKE, _invoke, name=_INVOKE_NAME)
+    for opener in ("<｜DSML｜invoke", "<｜DSML｜ invoke")
+)
+DSML_SECTIONS = tuple(
+    Section(f"<｜DSML｜{space}{tag}>", f"</｜DSML｜{space}{tag}>", DSML_CALLS)
+    for tag in ("function_calls", "tool_calls", "calls")
+    for space in ("", " ")
+)
+
+DEEPSEEK = Grammar(
+    thinking=(("<think>", "</think>"),),
+    sections=(*V3_SECTIONS, *DSML_SECTIONS),
+)
