@@ -19,14 +19,16 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..syntaxes.base import LineParser, Syntax, SyntaxPlan, TypeTable, Verdict
 from ..syntaxes.xml import Found, Tag, XMLBlock, inner_tag, opening_tag, xml_header
 from ..transforms import ComposedTransform
 from .errors import ErrorCode
 from .events import Event
 from .limits import Limits
+from .line_syntax import LineParser, Verdict
 from .open_block import OpenBlock
 from .part import SessionPart
+from .registry import TypeTable
+from .syntax import Syntax, SyntaxPlan
 
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 

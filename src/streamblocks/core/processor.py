@@ -9,7 +9,6 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Se
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
-from ..syntaxes.base import Syntax, SyntaxPlan, TypeTable
 from ..syntaxes.fences import CodeFenceAwareness
 from ..syntaxes.markdown import MarkdownFrontmatterSyntax
 from ..syntaxes.preamble import DelimiterPreambleSyntax
@@ -17,9 +16,10 @@ from ..transforms import DeltaTransform, compose_transforms
 from .abort import AbortingSession, AbortPolicy, AbortSpec
 from .errors import RegistryError
 from .limits import Limits
-from .registry import BlockRegistry
+from .registry import BlockRegistry, TypeTable
 from .session import Session
 from .snapshot import load_session
+from .syntax import Syntax, SyntaxPlan
 
 UNKNOWN_POLICIES = ("text", "error", "block")
 

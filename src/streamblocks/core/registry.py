@@ -11,8 +11,8 @@ from pydantic import BaseModel
 from .errors import RegistryError
 
 if TYPE_CHECKING:
-    from ..syntaxes.base import Syntax
     from .blocks import Block
+    from .syntax import Syntax
 
 Validator = Callable[["Block"], Any]
 """Called with the finished block. Returning ``None``/``True`` accepts it; returning
@@ -51,6 +51,42 @@ class BlockType:
     def streamed(self) -> bool:
         """A type with a transform is held until it closes, then only the verdict shows."""
         return self.transform is None
+
+
+class TypeTable:
+    """The block types one syntax recognises, and the policy for unknown names.
+
+    ``unknown`` is ``"text"`` (unknown names are not blocks), ``"error"`` (they are
+    blocks rejected with ``UNKNOWN_TYPE``) or ``"block"`` (generic blocks with no
+    validation).
+    """
+
+    __slots__ = ("_generic", "markers", "prefixes", "unknown")
+
+    def __init__(self, markers: Mapping[str, BlockType], unknown: str = "text") -> None:
+        if unknown not in ("text", "error", "block"):
+            raise ValueError(f"unknown= must be 'text', 'error' or 'block', got {unknown!r}")
+        self.markers = dict(markers)
+        self.unknown = unknown
+        self.prefixes = frozenset(
+            name[:end] for name in self.markers for end in range(len(name) + 1)
+        )
+        """Every prefix of every marker name: a partial name outside it names no type."""
+        self._generic: dict[str, BlockType] = {}
+
+    def resolve(self, name: str) -> BlockType | None:
+        """The type named ``name``: registered, generic (``unknown="block"``) or None."""
+        found = self.markers.get(name)
+        if found is not None or self.unknown != "block":
+            return found
+        generic = self._generic.get(name)
+        if generic is None:
+            generic = self._generic[name] = BlockType.generic(name)
+        return generic
+
+    def accepts(self, name: str) -> bool:
+        """Whether a marker naming ``name`` opens a block (possibly an error block)."""
+        return name in self.markers or self.unknown != "text"
 
 
 class BlockRegistry:
@@ -168,7 +204,7 @@ class BlockRegistry:
 
 
 def _as_syntaxes(name: str, syntax: Syntax | Sequence[Syntax] | None) -> tuple[Syntax, ...] | None:
-    from ..syntaxes.base import Syntax
+    from .syntax import Syntax
 
     if syntax is None:
         return None

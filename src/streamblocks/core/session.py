@@ -27,24 +27,6 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..adapters.protocols import InputAdapter
-from ..syntaxes.base import (
-    BODY,
-    CLOSE,
-    CONTENT,
-    END_TEXT,
-    HOLD,
-    PENDING,
-    REJECT,
-    START,
-    TEXT,
-    VERBATIM,
-    LineParser,
-    ParseFailure,
-    Syntax,
-    SyntaxPlan,
-    Verdict,
-    strip_line_end,
-)
 from ..syntaxes.xml import Tag
 from ..transforms import DeltaTransform, compose_transforms
 from .blocks import Block
@@ -64,9 +46,25 @@ from .events import (
 )
 from .inline import InlineBlocks
 from .limits import Limits
+from .line_syntax import (
+    BODY,
+    CLOSE,
+    CONTENT,
+    END_TEXT,
+    HOLD,
+    PENDING,
+    REJECT,
+    START,
+    TEXT,
+    VERBATIM,
+    LineParser,
+    Verdict,
+    strip_line_end,
+)
 from .open_block import OpenBlock
 from .provider import ProviderEvents
 from .registry import BlockType
+from .syntax import ParseFailure, Syntax, SyntaxPlan
 from .validation import run_validators, validate_content, validate_metadata
 
 _new = tuple.__new__  # builds an event without the keyword-handling constructor

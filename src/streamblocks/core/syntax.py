@@ -1,0 +1,272 @@
+"""What a syntax tells the scanner: the protocols every block format implements.
+
+The session's scanner (:mod:`streamblocks.core.scanner`) reads the stream once, left
+to right. It knows no format: everything it learns about markers comes from the
+syntaxes through the two protocols defined here and in :mod:`.line_syntax`.
+``streamblocks.syntaxes`` implements them and imports core; core never imports a
+concrete syntax.
+
+* :class:`Syntax` is the base of every format: a ``name`` carried in events and
+  :meth:`Syntax.describe` for the system prompt.
+* A **line syntax** (:class:`~streamblocks.core.line_syntax.LineSyntax`: the delimiter,
+  frontmatter, fence and gadget formats) has markers that fill whole lines. The
+  scanner offers it each line start; it classifies lines (see :mod:`.line_syntax`).
+* An **inline syntax** (:class:`InlineSyntax`, below: XML tags, model markup such as
+  ``<think>`` or ``[TOOL_CALLS]``) has markers that may begin anywhere in visible text.
+
+The inline protocol
+-------------------
+
+An inline syntax names its **openers**: non-empty literal strings that can begin a
+marker anywhere in visible text (``"<"`` for XML tags, ``"<think>"``,
+``"[TOOL_CALLS]"``, ``"<｜tool▁calls▁begin｜>"``; any characters). The scanner folds
+the openers of every active syntax into one compiled search. Visible text between hits
+goes out at once; at a chunk's end it holds back only the longest tail that is a
+*proper prefix* of some opener (``"<thi"``) and releases it the moment it cannot be one.
+
+Where an opener is found, the scanner asks the syntax for a fresh **reader**
+(:meth:`InlineSyntax.reader`) and hands it the text *from the opener's first
+character on*: a **region** begins. From then on every character goes to the reader,
+exactly once and in order, by :meth:`InlineReader.read` calls — whatever the chunking,
+the reader sees the same characters in the same order, so it keeps its own small state
+between calls (a JSON string flag, a bracket depth, how much of a closer it has seen)
+and never needs to look back. The reader decides what each character it consumed is,
+by **attributing** counts of characters, in order, through the :class:`InlineOut` it is
+given:
+
+* ``out.text(n)``: visible text (``TEXT_DELTA``), only while no block is open;
+* ``out.marker(n)``: part of a block's ``raw`` that is not content (tags, markers).
+  Marker characters attributed while no block is open belong to the next block that
+  :meth:`InlineOut.start` opens: a block's ``raw`` begins at the first of them;
+* ``out.content(n)``: the open block's content (``raw`` too, and streamed as
+  ``BLOCK_DELTA`` unless the type has a transform);
+* ``out.hide(n)``: characters in no event at all. Only for markers that a format's
+  specification says are never shown and belong to no block (a chat template's
+  end-of-turn token): they break the conservation invariant, so use it sparingly.
+
+and by opening and closing blocks:
+
+* ``out.start(header)``: a block opens (``BLOCK_START`` / ``BLOCK_METADATA`` as for
+  every syntax). ``header.block_type`` may be a registered type (``types.resolve``) or a
+  built-in one such as ``BlockType.generic("thinking")`` or ``"tool_call"``, the types
+  provider adapters produce for native thinking and tool calls;
+* ``out.end(content)``: the open block closes (``BLOCK_END``). ``content`` is the parsed
+  object (a ``dict`` of call arguments) or :data:`BODY` for the text attributed as
+  content; a type's ``content`` model then validates it, its validators and transform
+  run as for every syntax. ``attrs`` given here update the block's attributes (a tool
+  call's name read from its body);
+* ``out.fail(code, message)``: the open block closes as one ``BLOCK_ERROR`` carrying its
+  whole ``raw`` (a body that does not parse: ``ErrorCode.PARSE_FAILED``).
+
+One region may open and close any number of blocks, one after another (a
+``[TOOL_CALLS]`` array of three calls gives three blocks), with visible text between
+them (gpt-oss's ``final`` channel); every character of the region must end up in some
+block's ``raw``, in visible text or (rarely) hidden.
+
+:meth:`InlineReader.read` returns
+
+* :data:`GO_ON` when it consumed everything it was given and the region goes on;
+* an offset ``end`` (``start <= end <= stop``) when the region ended there: the scanner
+  takes the text from ``end`` on back as visible text;
+* :data:`NOT_MINE` when the opener turned out not to be a marker of this syntax
+  (``<div>`` when ``div`` is not registered). The reader must not have attributed
+  anything. The scanner then offers the same position to the next inline syntax whose
+  opener matches there, else releases its first character as text and scans on.
+
+Characters a reader consumed but has not attributed when its region ends are **pending**:
+the scanner scans them again as visible text (an opening tag rejected at its last
+character may hold another opener inside an attribute value). That is the only
+re-reading, and it is bounded by ``Limits.max_marker_chars`` per region.
+
+Limits. The scanner passes at most as many characters as the region may still take
+(``stop`` may be short of the text's end): while no block is open, marker and pending
+characters together are bounded by ``max_marker_chars`` (beyond it: one
+``MARKER_TOO_LARGE`` error with the first ``max_marker_chars`` characters as ``raw``);
+while a block is open, its ``raw`` plus pending characters by ``max_block_chars``
+(beyond it: ``TOO_LARGE``, as for line blocks). The region is then dropped (the reader
+is not called again) and the text after the cut is scanned again as visible text. A
+reader therefore never needs to check a limit itself, and the outcome does not depend
+on the chunking.
+
+End of stream. :meth:`InlineReader.close` is called on an open region with the
+stream's stop reason (``None`` when the provider gave none). It attributes what it
+still holds and closes or fails its block as its format says (unclosed thinking is
+thinking; an unclosed call is an error, except where the format ends calls with a stop
+token servers cut). A block it leaves open becomes ``UNCLOSED``; pending characters are
+scanned again as visible text.
+
+A region may begin with the stream: :meth:`InlineSyntax.initial` returns a reader for
+a region that is open at offset 0 (the chat template opened thinking in the prompt, so
+the reply starts inside it), fed from the first character with an empty opener. Such a
+reader may answer ``NOT_MINE`` at once when the text does not begin its format (a reply
+that starts with a bare JSON call only in some formats).
+
+Everything a reader does is linear in what it is given: it looks at each character a
+bounded number of times and keeps bounded state, so the whole stream stays linear.
+:class:`~streamblocks.syntaxes.xml.XMLTagSyntax` and ``examples/cite_syntax.py`` are
+two readers written only against this module.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+
+if TYPE_CHECKING:
+    from .errors import ErrorCode
+    from .events import StopReason
+    from .registry import BlockType, TypeTable
+
+GO_ON: Final = -1
+"""``InlineReader.read``: everything given was consumed and the region goes on."""
+NOT_MINE: Final = -2
+"""``InlineReader.read``: the opener is not a marker of this syntax (nothing attributed)."""
+
+
+class _Body:
+    """The type of :data:`BODY`."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "BODY"
+
+
+BODY: Final = _Body()
+"""``InlineOut.end(BODY)``: the block's content is the text attributed as content."""
+
+
+class ParseFailure(Exception):
+    """Raised by a syntax when a block's text cannot be parsed."""
+
+
+class Header(NamedTuple):
+    """What a syntax learned from a block's opening marker."""
+
+    name: str
+    """The type name as written (the marker name)."""
+    block_type: BlockType | None
+    """The registered (or generic, or built-in) type; ``None`` when the name is unknown
+    and unknown names are errors (the block is then reported ``UNKNOWN_TYPE``)."""
+    block_id: str | None
+    """The id written in the marker, if any (else the session numbers the block)."""
+    attrs: Mapping[str, Any]
+    """Attributes written on the opening marker (``BlockStart.attrs``)."""
+    metadata: Mapping[str, Any] | None
+    """The metadata mapping, validated against the type's metadata model and announced
+    with ``BLOCK_METADATA``; ``None`` when the marker carries none."""
+    error: tuple[ErrorCode, str] | None = None
+    """A problem found in the header; reported when the block closes."""
+
+
+class Syntax(ABC):
+    """A block format. Subclass :class:`~streamblocks.core.line_syntax.LineSyntax` for
+    markers that fill lines, :class:`InlineSyntax` for markers anywhere in text (see
+    the *Writing a syntax* guide). A syntax is configuration, compared by value
+    (frozen dataclasses are a good fit); per-block state lives in the parser or
+    reader it makes.
+
+    For compatibility, a direct subclass that implements :meth:`open` is a line
+    syntax.
+    """
+
+    name: ClassVar[str]
+    """Short name carried in events (``BlockStart.syntax``, ``Block.syntax``)."""
+    starts_with: ClassVar[str | None] = None
+    """Line syntaxes: characters an opening line can start with (``None``: any)."""
+
+    def open(self, line: str, complete: bool, types: TypeTable) -> Any:
+        """Line syntaxes: see :meth:`streamblocks.core.line_syntax.LineSyntax.open`."""
+        raise NotImplementedError(
+            f"{type(self).__name__} is neither a line syntax (implement open()) nor an InlineSyntax"
+        )
+
+    @abstractmethod
+    def describe(self, types: Sequence[BlockType]) -> str:
+        """The system-prompt section for ``types`` (never empty): how to write this
+        syntax's blocks, then one entry per type (see :func:`streamblocks.prompts.listing`)."""
+
+
+class InlineOut(ABC):
+    """What a reader may do with the characters it consumed (see the module docstring).
+
+    Implemented by the scanner; counts refer to consumed, not yet attributed characters,
+    oldest first, across chunks.
+    """
+
+    @abstractmethod
+    def text(self, n: int) -> None:
+        """The next ``n`` characters are visible text (no block may be open)."""
+
+    @abstractmethod
+    def marker(self, n: int) -> None:
+        """The next ``n`` characters are ``raw`` of the open block, or of the next one."""
+
+    @abstractmethod
+    def content(self, n: int) -> None:
+        """The next ``n`` characters are content of the open block."""
+
+    @abstractmethod
+    def hide(self, n: int) -> None:
+        """The next ``n`` characters are in no event (never-visible stray markers)."""
+
+    @abstractmethod
+    def start(self, header: Header) -> None:
+        """Open a block; its ``raw`` begins with the marker characters attributed since
+        the last block or text."""
+
+    @abstractmethod
+    def end(self, content: Any = BODY, attrs: Mapping[str, Any] | None = None) -> None:
+        """Close the open block with ``content`` (:data:`BODY`: its content text)."""
+
+    @abstractmethod
+    def fail(self, code: ErrorCode, message: str) -> None:
+        """Close the open block as one ``BLOCK_ERROR`` with its whole ``raw``."""
+
+    @property
+    @abstractmethod
+    def block_open(self) -> bool:
+        """Whether a block of this region is open (it may have been dropped for size)."""
+
+
+class InlineReader(ABC):
+    """The state of one region, fed every character from its opener on."""
+
+    @abstractmethod
+    def read(self, text: str, start: int, stop: int, out: InlineOut) -> int:
+        """Consume ``text[start:stop]`` and attribute what is decided.
+
+        Returns :data:`GO_ON`, the offset where the region ended, or :data:`NOT_MINE`.
+        """
+
+    def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:  # noqa: B027
+        """The stream ended inside the region (default: do nothing, so an open block is
+        ``UNCLOSED`` and pending characters are visible text)."""
+
+
+class InlineSyntax(Syntax):
+    """A format whose markers may begin anywhere in visible text (see the module
+    docstring for the whole protocol)."""
+
+    code_aware: bool = False
+    """``True``: markers inside code the model shows (inline code spans are the
+    syntax's own business; this is about fenced code) are text, so the processor makes
+    shown code fences visible regions; ``False``: fenced code is scanned too."""
+
+    @abstractmethod
+    def openers(self, types: TypeTable) -> Sequence[str]:
+        """The literals that can begin a marker (non-empty; order is priority)."""
+
+    @abstractmethod
+    def reader(self, opener: str, types: TypeTable) -> InlineReader:
+        """A fresh reader for a region that begins with ``opener`` (one of
+        :meth:`openers`)."""
+
+    def initial(self, types: TypeTable) -> InlineReader | None:
+        """A reader for a region open when the stream starts, or ``None``."""
+        return None
+
+
+SyntaxPlan = Sequence[tuple[Syntax, "TypeTable"]]
+"""The active syntaxes of a processor in priority order, each with its types."""
