@@ -16,10 +16,11 @@ class Literals:
     """A set of literal markers: the first one in a text, and how much of a text's end
     may still become one."""
 
-    __slots__ = ("first", "longest", "pattern", "prefixes", "search")
+    __slots__ = ("first", "literals", "longest", "pattern", "prefixes", "search")
 
     def __init__(self, literals: Iterable[str]) -> None:
         found = sorted({lit for lit in literals if lit}, key=len, reverse=True)
+        self.literals = tuple(found)
         self.longest = max((len(lit) for lit in found), default=0)
         self.prefixes = frozenset(lit[:i] for lit in found for i in range(1, len(lit)))
         self.pattern = re.compile("|".join(map(re.escape, found))) if found else None
