@@ -150,3 +150,40 @@ def test_unicode_markers_split_inside_a_character_run() -> None:
     markup = Markup("deepseek")
     for chunks in chunkings(text):
         assert summary(read(markup, chunks))["calls"] == [("f", {})]
+
+
+RUNS = ["<", "[", "<|", "<｜", "{", '"', "|", "</", "<think", "[TOOL_CALLS]", "<tool_call>"]
+UNCLOSED = [
+    ("qwen3", '<tool_call>{"name": "f", "arguments": {"a": "'),
+    ("qwen3", "<think>"),
+    ("deepseek", "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"),
+    ("glm", "<tool_call>f<arg_key>k</arg_key><arg_value>"),
+    ("gemma4", '<|tool_call>call:f{a:<|"|>'),
+    ("mistral", "[TOOL_CALLS]["),
+    ("gpt-oss", "<|channel|>commentary to=functions.f<|message|>{"),
+    ("kimi", '<|open|>tools<|sep|><|open|>call tool="f"<|sep|><|open|>argument key="k"<|sep|>'),
+    ("llama", "[f(a='"),
+]
+
+
+def examined(family: str, text: str, size: int) -> int:
+    reader = Reader(GRAMMARS[Markup(family).family], {})
+    for at in range(0, len(text), size):
+        reader.feed(text[at : at + size])
+    reader.finish()
+    return reader.examined
+
+
+@pytest.mark.parametrize("size", [1, 4, 1024])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_work_is_linear_on_marker_runs(family: str, size: int) -> None:
+    """Runs of every family's marker characters, and every unclosed construct followed
+    by a long body: the characters examined grow linearly (counted, not timed)."""
+    inputs = [run * 500 for run in RUNS]
+    inputs += [opener + "x y\n" * 250 for fam, opener in UNCLOSED if fam == family]
+    for text in inputs:
+        small = examined(family, text, size)
+        large = examined(family, text * 4, size)
+        assert large <= 4.5 * small + 64, (text[:20], small, large)
+        # a held partial marker is read again with the next chunk: at most its length
+        assert small <= 32 * len(text), (text[:20], small)

@@ -51,6 +51,7 @@ class Reader:
         self.region = region
         self.ended = False  # region: visible text came, the region ended
         self.attributed = 0  # characters attributed (not as text) so far
+        self.examined = 0  # characters the steps looked at (re-reads included), for tests
         self._held = ""
         self._out: list[Piece] = []
         self._pending: list[str] = []  # read, not yet attributed: framing or a call's head
@@ -121,8 +122,10 @@ class Reader:
             else:
                 j = self._body_start(buf, i)
             if j < 0:
+                self.examined += n - i
                 self._held = buf[-j - 1 :]
                 return
+            self.examined += j - i
             i = j
 
     @staticmethod
