@@ -23,8 +23,9 @@ from streamblocks import (
     StreamBlockProcessor,
     TextDelta,
 )
+from streamblocks.content import Message, MessageAccumulator
 from streamblocks.syntaxes import GadgetSyntax as ExportedGadgetSyntax
-from streamblocks.syntaxes.arguments import build_arguments, coerce, split_pointer
+from streamblocks.syntaxes.arguments import MAX_DEPTH, build_arguments, coerce, split_pointer
 
 CALCULATOR = """\
 !!!GADGET_START:Calculator
@@ -397,6 +398,44 @@ def test_overlong_argument_line_is_a_parse_error() -> None:
     error = error_of(text, limits=Limits(max_marker_chars=24))
     assert error.code is ErrorCode.PARSE_FAILED
     assert "longer than the marker size limit" in error.message
+
+
+def test_pointer_nesting_is_limited() -> None:
+    deepest = "/".join(["a"] * MAX_DEPTH)
+    (block,) = blocks(run(processor("G"), [gadget((deepest, "1"))]))
+    node = block.content
+    for _ in range(MAX_DEPTH):
+        node = node["a"]
+    assert node == 1
+    error = error_of(gadget((deepest + "/a", "1")))
+    assert error.code is ErrorCode.PARSE_FAILED
+    assert error.message.startswith(f"Pointer nested deeper than {MAX_DEPTH} levels: a/a/a")
+
+
+def test_a_500_level_pointer_is_an_error_and_the_message_serialises() -> None:
+    text = "before\n" + gadget(("/".join(["k"] * 500), "1")) + "after\n"
+    events = assert_invariant(processor("G"), text)
+    (error,) = errors(events)
+    assert error.code is ErrorCode.PARSE_FAILED
+    assert "nested deeper than" in error.message
+    accumulator = MessageAccumulator()
+    for event in events:
+        accumulator.add(event)
+    message = Message.model_validate_json(accumulator.message.model_dump_json())
+    assert message == accumulator.message
+
+
+def test_json_value_nesting_counts_towards_the_limit() -> None:
+    class Args(BaseModel):
+        data: list[Any]
+
+    shallow = "[" * (MAX_DEPTH - 1) + "]" * (MAX_DEPTH - 1)
+    (block,) = blocks(run(processor("G", content=Args), [gadget(("data", shallow))]))
+    assert isinstance(block.content, Args)
+    deep = "[" * 300 + "]" * 300
+    error = error_of(gadget(("data", deep)), content=Args)
+    assert error.code is ErrorCode.PARSE_FAILED
+    assert error.message == f"Value nested deeper than {MAX_DEPTH} levels: data"
 
 
 # ---------------------------------------------------------------------- markers

@@ -38,7 +38,8 @@ from .core.limits import Limits
 from .core.processor import StreamBlockProcessor
 from .core.registry import BlockRegistry, BlockType
 from .core.session import Session
-from .loop import ProviderError, StepResult, ToolCall, acollect, collect
+from .loop import Outcome, ProviderError, StepResult, ToolCall, acollect, collect
+from .request import request
 from .syntaxes import (
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
@@ -47,11 +48,13 @@ from .syntaxes import (
     Syntax,
     XMLTagSyntax,
 )
+from .tools import FINISH_TOOL, Tool, Tools
 from .transforms import DeltaTransform, compose_transforms
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "FINISH_TOOL",
     "AbortPolicy",
     "AdapterWarning",
     "Block",
@@ -73,6 +76,7 @@ __all__ = [
     "HookWarning",
     "Limits",
     "MarkdownFrontmatterSyntax",
+    "Outcome",
     "Passthrough",
     "ProviderError",
     "RegistryError",
@@ -88,11 +92,14 @@ __all__ = [
     "StreamStarted",
     "Syntax",
     "TextDelta",
+    "Tool",
     "ToolCall",
+    "Tools",
     "Usage",
     "XMLTagSyntax",
     "__version__",
     "acollect",
     "collect",
     "compose_transforms",
+    "request",
 ]

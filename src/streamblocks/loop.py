@@ -22,16 +22,18 @@ import inspect
 import sys
 import warnings
 from collections.abc import AsyncIterable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypedDict
+from typing import Any, TypedDict
 
 if sys.version_info >= (3, 11):
     from typing import Unpack
 else:  # pragma: no cover
     from typing_extensions import Unpack
 
+from pydantic import BaseModel
+
+from .content import Message, MessageAccumulator, TextBlock, ThinkingBlock, ToolCallBlock
 from .core.blocks import Block
-from .core.errors import HookWarning, StreamBlocksError
+from .core.errors import ErrorCode, HookWarning, StreamBlocksError
 from .core.events import (
     EVENT_CLASSES,
     BlockDelta,
@@ -41,11 +43,21 @@ from .core.events import (
     Passthrough,
     StopReason,
     StreamFinished,
+    StreamStarted,
     TextDelta,
-    Usage,
 )
 from .core.processor import StreamBlockProcessor
 from .core.registry import BlockRegistry
+from .step import (
+    NATIVE_CALL,
+    Outcome,
+    StepResult,
+    ToolCall,
+    classify,
+    failed_call,
+    take_output,
+    tool_call_of,
+)
 
 Callback = Callable[..., Any]
 
@@ -77,52 +89,6 @@ class ProviderError(StreamBlocksError):
         self.event = event
 
 
-class ToolCall(NamedTuple):
-    """A tool call the model asked for, native or written as a gadget block."""
-
-    id: str
-    """The provider's call id (native), or the block id (gadget)."""
-    name: str
-    """The tool's name."""
-    arguments: Any
-    """The argument object (a ``dict``, or the gadget's ``content`` model instance)."""
-    source: str
-    """``"native"`` (the provider's tool-calling API) or ``"gadget"`` (text)."""
-    block: Block
-    """The block the call came from."""
-
-
-@dataclass
-class StepResult:
-    """What one model step produced."""
-
-    text: str = ""
-    """The visible text (blocks stripped)."""
-    blocks: list[Block] = field(default_factory=list)
-    """Blocks written in the text, in order (gadget calls included; native blocks not)."""
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    """Native tool calls and gadget calls, in order."""
-    thinking: str = ""
-    """The text of the native thinking/reasoning blocks."""
-    stop_reason: StopReason = StopReason.unknown
-    """Why the step ended; ``error`` when the provider or the stream failed."""
-    usage: Usage | None = None
-    """Token usage, when the provider reported it."""
-    error: BaseException | None = None
-    """The exception that ended the stream, or a :class:`ProviderError`."""
-    block_errors: list[BlockError] = field(default_factory=list)
-    """Blocks that were rejected (``BLOCK_ERROR`` events)."""
-    passthrough: list[Any] = field(default_factory=list)
-    """Provider events passed through untouched (citations, refusals, errors...)."""
-    native_blocks: list[Block] = field(default_factory=list)
-    """Provider-native blocks (thinking, tool calls), in order."""
-
-    @property
-    def ok(self) -> bool:
-        """No error and no rejected block."""
-        return self.error is None and not self.block_errors
-
-
 def _error_message(event: Any) -> str | None:
     """The message of a provider's error event (OpenAI, Anthropic, AG-UI shapes)."""
     from .ext._base import field
@@ -142,34 +108,45 @@ def _is_event(item: Any) -> bool:
     return type(item) in EVENT_CLASSES
 
 
-def _tool_call(block: Block) -> ToolCall | None:
-    if block.syntax == "native":
-        if block.type != "tool_call":
-            return None
-        attrs = block.attrs
-        name = attrs.get("name")
-        call_id = attrs.get("id") or block.id
-        return ToolCall(str(call_id), str(name or ""), block.content, "native", block)
-    if block.syntax == "gadget":
-        return ToolCall(block.id, block.type, block.content, "gadget", block)
-    return None
+def _thinking_callback(callback: Callback) -> Callback:
+    """``on_thinking`` takes ``(chunk, is_complete)``; a one-argument callback (the
+    older form) gets the chunks only."""
+    try:
+        inspect.signature(callback).bind("", False)
+    except TypeError:
+        return lambda chunk, complete: None if complete else callback(chunk)
+    except ValueError:  # no signature to read (a builtin): call it the new way
+        pass
+    return callback
+
+
+_CALL_ERRORS = frozenset({ErrorCode.PARSE_FAILED, ErrorCode.VALIDATION_FAILED})
+"""Errors of a call block that the model can fix when told (not a cut reply)."""
 
 
 class _Folder:
     """Folds events into a :class:`StepResult`, calling the callbacks on the way."""
 
-    def __init__(self, callbacks: Mapping[str, Any]) -> None:
+    def __init__(self, callbacks: Mapping[str, Any], output: type[BaseModel] | None) -> None:
         unknown = set(callbacks) - set(CALLBACKS)
         if unknown:
             raise TypeError(f"unknown callback(s): {', '.join(sorted(unknown))}")
         for name, callback in callbacks.items():
             if callback is not None and not callable(callback):
                 raise TypeError(f"{name} must be callable, got {type(callback).__name__}")
+        if output is not None and not (isinstance(output, type) and issubclass(output, BaseModel)):
+            raise TypeError(f"output must be a pydantic model class, got {output!r}")
         self.callbacks = {name: cb for name, cb in callbacks.items() if cb is not None}
+        if "on_thinking" in self.callbacks:
+            self.callbacks["on_thinking"] = _thinking_callback(self.callbacks["on_thinking"])
+        self.output = output
         self.result = StepResult()
         self._text: list[str] = []
         self._thinking: list[str] = []
         self._native_open: dict[str, str] = {}
+        self._calls_open: dict[str, BlockStart] = {}
+        self._items: list[Any] = []  # the message: text pieces and content blocks
+        self._converter = MessageAccumulator()
         self._finished: StreamFinished | None = None
         self.pending: list[Any] = []
         """Awaitables returned by callbacks (``acollect`` awaits them)."""
@@ -195,39 +172,70 @@ class _Folder:
         result = self.result
         if isinstance(event, TextDelta):
             self._text.append(event.text)
+            self._items.append(event.text)
             self._call("on_text_delta", event.text)
         elif isinstance(event, BlockDelta):
             if self._native_open.get(event.block_id) == "thinking":
                 self._thinking.append(event.text)
-                self._call("on_thinking", event.text)
+                self._call("on_thinking", event.text, False)
             self._call("on_block_delta", event)
         elif isinstance(event, BlockStart):
             if event.syntax == "native":
                 self._native_open[event.block_id] = event.block_type
+            if event.syntax == "gadget" or (event.syntax, event.block_type) == NATIVE_CALL:
+                self._calls_open[event.block_id] = event
             self._call("on_block_start", event)
         elif isinstance(event, BlockEnd):
-            block = event.block
-            self._native_open.pop(block.id, None)
-            if block.syntax == "native":
-                result.native_blocks.append(block)
-            else:
-                result.blocks.append(block)
-            self._call("on_block_end", block)
-            call = _tool_call(block)
-            if call is not None:
-                result.tool_calls.append(call)
-                self._call("on_tool_call", call)
+            self._block_end(event.block)
         elif isinstance(event, BlockError):
-            if event.block_id is not None:
-                self._native_open.pop(event.block_id, None)
-            result.block_errors.append(event)
-            self._call("on_error", event)
+            self._block_error(event)
         elif isinstance(event, Passthrough):
             result.passthrough.append(event.event)
         elif isinstance(event, StreamFinished):
             self._finished = event
             result.stop_reason = event.stop_reason
             result.usage = event.usage
+            result.session_id = event.session_id or result.session_id
+            result.run_id = event.run_id or result.run_id
+        elif isinstance(event, StreamStarted):
+            result.session_id, result.run_id = event.session_id, event.run_id
+
+    def _block_end(self, block: Block) -> None:
+        result = self.result
+        self._calls_open.pop(block.id, None)
+        if self._native_open.pop(block.id, None) == "thinking":
+            self._call("on_thinking", "", True)
+        if block.syntax == "native":
+            result.native_blocks.append(block)
+            converted = self._converter.convert(block)
+            if isinstance(converted, ThinkingBlock):  # its id: a Responses reasoning item's
+                converted = converted.model_copy(update={"id": block.id})
+            if converted is not None:
+                self._items.append(converted)
+        else:
+            result.blocks.append(block)
+            self._items.append(block.raw)
+        self._call("on_block_end", block)
+        call = tool_call_of(block)
+        if call is not None:
+            result.tool_calls.append(call)
+            self._call("on_tool_call", call)
+
+    def _block_error(self, event: BlockError) -> None:
+        block_id = event.block_id
+        if block_id is not None and self._native_open.pop(block_id, None) == "thinking":
+            self._call("on_thinking", "", True)
+        start = self._calls_open.pop(block_id, None) if block_id is not None else None
+        if event.raw and (start is None or start.syntax != "native"):
+            self._items.append(event.raw)
+        self.result.block_errors.append(event)
+        self._call("on_error", event)
+        if start is not None and event.code in _CALL_ERRORS:
+            call = failed_call(start, event)
+            if call.source == "native":
+                self._items.append(ToolCallBlock(id=call.id, name=call.name))
+            self.result.tool_calls.append(call)
+            self._call("on_tool_call", call)
 
     def fail(self, exc: BaseException) -> None:
         self.result.error = exc
@@ -238,6 +246,7 @@ class _Folder:
         result = self.result
         result.text = "".join(self._text)
         result.thinking = "".join(self._thinking)
+        result.message = self._message()
         finished = self._finished
         if result.error is None and result.stop_reason is StopReason.error:
             event = result.passthrough[-1] if result.passthrough else None
@@ -248,7 +257,22 @@ class _Folder:
             )
             result.error = ProviderError(message, event)
             self._call("on_error", result.error)
+        if self.output is not None:
+            take_output(result, self.output)
+        classify(result, self.output)
         return result
+
+    def _message(self) -> Message:
+        content: list[Any] = []
+        for item in self._items:
+            if not isinstance(item, str):
+                content.append(item)
+            elif content and isinstance(content[-1], list):
+                content[-1].append(item)
+            elif item:
+                content.append([item])
+        blocks = [TextBlock("".join(i)) if isinstance(i, list) else i for i in content]
+        return Message(role="assistant", content=blocks)
 
 
 def _events(source: Any, processor: StreamBlockProcessor | None, first: Any) -> bool:
@@ -260,6 +284,7 @@ def collect(
     source: Iterable[Any],
     *,
     processor: StreamBlockProcessor | None = None,
+    output: type[BaseModel] | None = None,
     **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """Fold one step's events into a :class:`StepResult`.
@@ -270,10 +295,15 @@ def collect(
     adapter detection is used (text, native thinking and tool calls still come out).
 
     Callbacks: ``on_text_delta(text)``, ``on_block_start(BlockStart)``,
-    ``on_block_delta(BlockDelta)``, ``on_block_end(Block)``, ``on_thinking(text)``,
+    ``on_block_delta(BlockDelta)``, ``on_block_end(Block)``,
+    ``on_thinking(chunk, is_complete)`` (``("", True)`` when a thinking block ends),
     ``on_tool_call(ToolCall)``, ``on_error(BlockError | BaseException)``.
+
+    ``output``: the pydantic model the step should end with (``request(...,
+    output=Model)``): the finish call, or the reply's JSON text, becomes
+    ``step.output``, or ``step.output_error`` when missing or invalid.
     """
-    folder = _Folder(callbacks)
+    folder = _Folder(callbacks, output)
     iterator = iter(source)
     try:
         first = next(iterator, _END)
@@ -295,10 +325,11 @@ async def acollect(
     source: AsyncIterable[Any] | Iterable[Any],
     *,
     processor: StreamBlockProcessor | None = None,
+    output: type[BaseModel] | None = None,
     **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """:func:`collect` for an async stream; callbacks may be coroutine functions."""
-    folder = _Folder(callbacks)
+    folder = _Folder(callbacks, output)
     stream: AsyncIterable[Any] = source if isinstance(source, AsyncIterable) else _as_async(source)
     iterator = aiter(stream)
     try:
@@ -356,4 +387,12 @@ async def _as_async(items: Iterable[Any]) -> Any:
         yield item
 
 
-__all__ = ["CALLBACKS", "ProviderError", "StepResult", "ToolCall", "acollect", "collect"]
+__all__ = [
+    "CALLBACKS",
+    "Outcome",
+    "ProviderError",
+    "StepResult",
+    "ToolCall",
+    "acollect",
+    "collect",
+]

@@ -26,7 +26,7 @@ def render_system_prompt(registry: BlockRegistry, default: Syntax | None = None)
 
     sections: list[str] = []
     for syntax, markers in registry.syntax_plan(default or DelimiterPreambleSyntax()):
-        listed = [t for t in dict.fromkeys(markers.values()) if t.description or t.instructions]
+        listed = [t for t in dict.fromkeys(markers.values()) if t.advertised]
         if listed:
             sections.append(syntax.describe(listed))
     return "\n\n".join(section for section in sections if section)

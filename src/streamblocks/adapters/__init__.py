@@ -14,6 +14,8 @@ from .protocols import (
     NativeEnd,
     NativeStart,
     OutputAdapter,
+    StreamIds,
+    as_category,
 )
 
 __all__ = [
@@ -27,6 +29,8 @@ __all__ = [
     "NativeStart",
     "OutputAdapter",
     "PluginInfo",
+    "StreamIds",
+    "as_category",
     "available",
     "detect_input_adapter",
     "hookimpl",

@@ -27,7 +27,7 @@ import pluggy
 from ..core.errors import AdapterWarning
 from . import hookspecs
 from .hookspecs import hookimpl
-from .protocols import EventCategory, InputAdapter
+from .protocols import EventCategory, InputAdapter, as_category
 
 ENTRY_POINT_GROUP = "streamblocks.adapters"
 _DETECT_HOOK = "streamblocks_detect_input_adapter"
@@ -65,7 +65,7 @@ class _AdapterPlugin:
             claimed = bool(self._matches(event))
         else:
             # The minimal adapter: it answers SKIP for events it does not know.
-            claimed = self.adapter.categorize(event) is not EventCategory.SKIP
+            claimed = as_category(self.adapter.categorize(event)) is not EventCategory.SKIP
         return self.adapter if claimed else None
 
 

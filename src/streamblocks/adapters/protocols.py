@@ -23,18 +23,46 @@ from ..core.events import Event, StopReason, Usage
 
 
 class EventCategory(str, Enum):
-    """What a provider event is to the session."""
+    """What a provider event is to the session.
 
-    TEXT_CONTENT = "TEXT_CONTENT"
+    An adapter may answer a member or its plain string value (``"text_content"``); the
+    session accepts both (and the member's name, ``"TEXT_CONTENT"``). Any other answer
+    is reported once per stream with an :class:`~streamblocks.core.errors.AdapterWarning`
+    and the event is passed through.
+    """
+
+    TEXT_CONTENT = "text_content"
     """Carries reply text: ``extract_text(event)`` goes to the syntaxes."""
-    PASSTHROUGH = "PASSTHROUGH"
+    PASSTHROUGH = "passthrough"
     """Not text; emitted untouched as a ``PASSTHROUGH`` event, in stream order."""
-    SKIP = "SKIP"
+    SKIP = "skip"
     """Dropped (keep-alives, duplicates of text already taken from another event)."""
-    STREAM_START = "STREAM_START"
-    """Opens the provider's stream."""
-    STREAM_END = "STREAM_END"
-    """Closes the provider's stream; the session finishes after it."""
+    STREAM_START = "stream_start"
+    """Opens the provider's stream. The session emits nothing for it and resets
+    nothing: ``STREAM_STARTED`` is emitted for the first fed item whatever it is, and a
+    second ``STREAM_START`` does not begin a new stream. Its stop reason, usage, ids and
+    native pieces are read like any other event's."""
+    STREAM_END = "stream_end"
+    """Closes the provider's stream: the session finishes there (unclosed blocks are
+    reported, ``STREAM_FINISHED`` is emitted) and ignores later events with one
+    warning; ``close()`` then returns nothing more."""
+
+
+_BY_VALUE: dict[object, EventCategory] = {}
+for _member in EventCategory:
+    _BY_VALUE[_member.value] = _member
+    _BY_VALUE[_member.name] = _member
+
+
+def as_category(answer: object) -> EventCategory | None:
+    """The :class:`EventCategory` an adapter's ``categorize`` answer stands for: a
+    member, its value (``"text_content"``) or its name; ``None`` for anything else."""
+    if answer.__class__ is EventCategory:
+        return answer
+    try:
+        return _BY_VALUE.get(answer)
+    except TypeError:  # an unhashable answer
+        return None
 
 
 @runtime_checkable
@@ -46,7 +74,9 @@ class InputAdapter(Protocol):
     ``usage(event) -> Usage | None``, ``native_events(event) -> list[Native]``,
     ``error(event) -> str | None`` (the message of an error the event reports; the
     last one becomes ``STREAM_FINISHED.error`` when the stream stops with
-    ``StopReason.error``) and ``for_stream() -> InputAdapter``.
+    ``StopReason.error``), ``stream_ids(event) -> StreamIds | None`` (the provider's
+    session and run ids, carried by ``STREAM_STARTED``/``STREAM_FINISHED``) and
+    ``for_stream() -> InputAdapter``.
 
     An adapter that reads raw framed input (NDJSON lines as ``str``/``bytes`` chunks
     cut anywhere) adds ``frames(item) -> Iterable[event]``: the session hands it each
@@ -73,6 +103,16 @@ class OutputAdapter(Protocol):
     def to_protocol_event(self, event: Event) -> Iterable[Any]: ...
 
     def passthrough(self, event: Any) -> Iterable[Any]: ...
+
+
+class StreamIds(NamedTuple):
+    """The provider's ids for a stream, as an adapter's optional ``stream_ids(event)``
+    reports them: ``session_id`` names the conversation (a Claude CLI session, a Codex
+    thread, an AG-UI thread), ``run_id`` this run of it (an AG-UI run). ``None`` where
+    the event does not say."""
+
+    session_id: str | None = None
+    run_id: str | None = None
 
 
 class NativeStart(NamedTuple):
@@ -118,5 +158,7 @@ __all__ = [
     "NativeStart",
     "OutputAdapter",
     "StopReason",
+    "StreamIds",
     "Usage",
+    "as_category",
 ]

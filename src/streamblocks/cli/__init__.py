@@ -227,6 +227,8 @@ def cmd_adapters(args: argparse.Namespace) -> int:
 def cmd_prompt(args: argparse.Namespace) -> int:
     registry, _ = _registry(args)
     sys.stdout.write(registry.system_prompt().rstrip("\n") + "\n")
+    for name, reason in registry.unadvertised().items():  # recognised, but not in the prompt
+        sys.stderr.write(f"note: block type {name!r} is not in the prompt: {reason}\n")
     return 0
 
 

@@ -80,9 +80,16 @@ class Counts(NamedTuple):
 
 
 class StreamStarted(NamedTuple):
-    """First event of every stream."""
+    """First event of every stream.
+
+    ``session_id`` / ``run_id``: the provider's conversation and run ids (a Claude CLI
+    session, a Codex thread, an AG-UI thread and run) when the input adapter reported
+    them in the first fed item; ``STREAM_FINISHED`` carries the ids known at the end.
+    """
 
     stream_id: str
+    session_id: str | None = None
+    run_id: str | None = None
 
     @property
     def type(self) -> Literal[EventType.STREAM_STARTED]:
@@ -185,12 +192,14 @@ class Passthrough(NamedTuple):
 
 
 class StreamFinished(NamedTuple):
-    """Last event of every stream."""
+    """Last event of every stream (``session_id`` / ``run_id``: see :class:`StreamStarted`)."""
 
     stop_reason: StopReason
     usage: Usage | None
     counts: Counts
     error: str | None = None
+    session_id: str | None = None
+    run_id: str | None = None
 
     @property
     def type(self) -> Literal[EventType.STREAM_FINISHED]:

@@ -13,17 +13,43 @@ from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from ..adapters.detection import detect_input_adapter
-from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, NativeEnd, NativeStart
+from ..adapters.protocols import (
+    EventCategory,
+    InputAdapter,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    as_category,
+)
 from .blocks import Block
 from .errors import AdapterWarning, ErrorCode
-from .events import BlockDelta, BlockEnd, BlockStart, Event, Passthrough, StopReason, Usage
+from .events import (
+    BlockDelta,
+    BlockEnd,
+    BlockStart,
+    Counts,
+    Event,
+    Passthrough,
+    StopReason,
+    StreamFinished,
+    StreamStarted,
+    Usage,
+)
+from .limits import Limits
 from .part import SessionPart
 
 _CONTENT = "content"
 
 
+_COMPACT_EVERY = 256
+_VALUES = ", ".join(repr(category.value) for category in EventCategory)
+
+
 class _NativeBlock:
-    __slots__ = ("attrs", "block_id", "block_type", "parse", "parts")
+    """An open native block. Its ``attrs`` dict is private: the ``BLOCK_START`` and the
+    final :class:`Block` get their own copies, so an emitted event never changes."""
+
+    __slots__ = ("attrs", "block_id", "block_type", "compacted", "parse", "parts", "size")
 
     def __init__(self, start: NativeStart, block_id: str) -> None:
         self.block_id = block_id
@@ -31,6 +57,27 @@ class _NativeBlock:
         self.attrs = dict(start.attrs)
         self.parse = start.parse
         self.parts: list[str] = []
+        self.compacted = 0
+        self.size = 0
+
+    def add(self, text: str) -> None:
+        """Hold ``text``; every 256 pieces the new ones are joined into one, so the
+        pieces' overhead stays small next to the text."""
+        parts = self.parts
+        parts.append(text)
+        self.size += len(text)
+        if len(parts) - self.compacted > _COMPACT_EVERY:
+            parts[self.compacted :] = ["".join(parts[self.compacted :])]
+            self.compacted = len(parts)
+
+
+def _describe(event: Any) -> str:
+    """A provider event named for a warning: its class and its ``type`` field."""
+    kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
+    name = type(event).__qualname__
+    if isinstance(kind, str) or isinstance(getattr(kind, "value", None), str):
+        return f"{name} {getattr(kind, 'value', kind)!r}"
+    return name
 
 
 class ProviderEvents(SessionPart):
@@ -42,13 +89,23 @@ class ProviderEvents(SessionPart):
         self._adapter_failures: set[str] = set()
         self._frames: Callable[[Any], Any] | None = None
         self._error_of: Callable[[Any], str | None] | None = None
+        self._ids_of: Callable[[Any], Any] | None = None
         self._natives: dict[Hashable, _NativeBlock] = {}
+        self._rejected: set[Hashable] = set()  # native blocks dropped for their size
+        self._native_spill = False
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
         self._error_message: str | None = None
+        self._session_id: str | None = None
+        self._run_id: str | None = None
+        self._first_feed = True
+        self._ended = False  # the adapter reported STREAM_END: the stream is finished
 
     if TYPE_CHECKING:  # provided by Session
         _blocks: int
+        _errors: int
+        _limits: Limits
+        _out: list[Event]
 
         def _consume(self, text: str) -> None: ...
         def _emit(self, event: Event) -> None: ...
@@ -60,17 +117,22 @@ class ProviderEvents(SessionPart):
             adapter = self._adapter = self._choose_adapter(item)
             self._frames = getattr(adapter, "frames", None)
             self._error_of = getattr(adapter, "error", None)
+            self._ids_of = getattr(adapter, "stream_ids", None)
         frames = self._frames
         if frames is None:
             self._analyze_event(adapter, item)
-            return
-        try:  # the item is raw input (NDJSON text): the adapter cuts it into events
-            events = list(frames(item))
-        except Exception as exc:
-            self._adapter_failed(adapter, "frames", exc)
-            return
-        for event in events:
-            self._analyze_event(adapter, event)
+        else:
+            try:  # the item is raw input (NDJSON text): the adapter cuts it into events
+                events = list(frames(item))
+            except Exception as exc:
+                self._adapter_failed(adapter, "frames", exc)
+                events = []
+            for index, event in enumerate(events):
+                if self._ended:
+                    self._after_end(events[index:])
+                    break
+                self._analyze_event(adapter, event)
+        self._first_feed = False
 
     def _end_frames(self) -> None:
         """At close: the events an adapter with ``frames`` still holds (a last line
@@ -84,14 +146,21 @@ class ProviderEvents(SessionPart):
         except Exception as exc:
             self._adapter_failed(adapter, "end_frames", exc)
             return
-        for event in events:
+        for index, event in enumerate(events):
+            if self._ended:
+                self._after_end(events[index:])
+                break
             self._analyze_event(adapter, event)
 
     def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
-        text = ""
+        text: Any = ""
         try:
-            category = adapter.categorize(event)
-            if category is EventCategory.TEXT_CONTENT:
+            answer = adapter.categorize(event)
+            category = as_category(answer)
+            if category is None:
+                self._odd_answer(adapter, answer)
+                category = EventCategory.PASSTHROUGH
+            elif category is EventCategory.TEXT_CONTENT:
                 text = adapter.extract_text(event)
         except Exception as exc:  # a broken adapter: pass the event on, keep going
             self._adapter_failed(adapter, "categorize/extract_text", exc)
@@ -112,30 +181,93 @@ class ProviderEvents(SessionPart):
                 found = usage(event)
                 if found is not None:
                     self._usage = found if self._usage is None else self._usage.updated(found)
+            if self._ids_of is not None:
+                self._note_ids(self._ids_of(event))
             natives = getattr(adapter, "native_events", None)
             if natives is not None:
                 for piece in natives(event) or ():
-                    self._native(piece)
+                    self._native(piece, event)
         except Exception as exc:
-            self._adapter_failed(adapter, "error/stop_reason/usage/native_events", exc)
+            self._adapter_failed(adapter, "error/stop_reason/usage/stream_ids/native_events", exc)
         if category is EventCategory.TEXT_CONTENT:
-            if text:
+            if text.__class__ is not str and not isinstance(text, str):
+                self._not_text(event, "extract_text", text)
+            elif text:
                 self._consume(text)
         elif category is EventCategory.PASSTHROUGH:
             self._emit(Passthrough(event))
+            self._native_spill = False
+        elif category is EventCategory.STREAM_END:
+            self._ended = True
+        if self._native_spill:  # native text over the size limit: the event carries it on
+            self._native_spill = False
+            self._emit(Passthrough(event))
+
+    def _odd_answer(self, adapter: InputAdapter, answer: Any) -> None:
+        """Warn (once per stream) that ``categorize`` answered no :class:`EventCategory`."""
+        self._warn_once(
+            "category",
+            f"input adapter {_name(adapter)}.categorize returned {answer!r:.60}, which is "
+            f"not an EventCategory nor one of its values ({_VALUES}); such events are "
+            "passed through",
+        )
+
+    def _not_text(self, event: Any, what: str, value: Any) -> None:
+        """The one guard for provider text that is not a string: warn (once per stream
+        and kind of event) and drop the value; the stream goes on."""
+        described = _describe(event)
+        self._warn_once(
+            f"text:{described}",
+            f"{described} event: {what} gave {type(value).__name__} {value!r:.60}, not "
+            "text; it was left out and the stream goes on",
+        )
+
+    def _after_end(self, events: Any) -> None:
+        """Events after the provider's STREAM_END: ignored, with one warning."""
+        self._warn_once(
+            "ended",
+            f"events after the end of the provider's stream (STREAM_END) are ignored: "
+            f"{_describe(events[0]) if events else 'more input'}",
+        )
+
+    def _note_ids(self, ids: Any) -> None:
+        if not ids:
+            return
+        session_id, run_id = ids
+        if isinstance(session_id, str) and session_id:
+            self._session_id = session_id
+        if isinstance(run_id, str) and run_id:
+            self._run_id = run_id
+        out = self._out
+        if self._first_feed and out and out[0].__class__ is StreamStarted:
+            # Not returned yet: STREAM_STARTED carries the ids the first item told.
+            out[0] = StreamStarted(out[0].stream_id, self._session_id, self._run_id)
+
+    def _finished_event(self, counts: Counts) -> StreamFinished:
+        """``STREAM_FINISHED`` with what the adapter reported (stop, usage, error, ids)."""
+        stop = self._stop_reason or StopReason.unknown
+        return StreamFinished(
+            stop,
+            self._usage,
+            counts,
+            self._error_message if stop is StopReason.error else None,
+            self._session_id,
+            self._run_id,
+        )
 
     def _adapter_failed(self, adapter: InputAdapter, methods: str, exc: Exception) -> None:
         """Warn (once per stream and group of methods) that ``adapter`` raised."""
-        if methods in self._adapter_failures:
-            return
-        self._adapter_failures.add(methods)
-        name = f"{type(adapter).__module__}.{type(adapter).__qualname__}"
-        warnings.warn(
-            f"input adapter {name} raised {exc!r} in {methods}; the stream goes on "
+        self._warn_once(
+            methods,
+            f"input adapter {_name(adapter)} raised {exc!r} in {methods}; the stream goes on "
             "(events it cannot read are passed through)",
-            AdapterWarning,
-            stacklevel=4,
         )
+
+    def _warn_once(self, key: str, message: str) -> None:
+        if key in self._adapter_failures:
+            return
+        self._adapter_failures.add(key)
+        warnings.warn(message, AdapterWarning, stacklevel=5)
 
     def _choose_adapter(self, first: Any) -> InputAdapter:
         spec = self._adapter_spec
@@ -147,29 +279,65 @@ class ProviderEvents(SessionPart):
         for_stream = getattr(adapter, "for_stream", None)
         return for_stream() if for_stream is not None else adapter
 
-    def _native(self, piece: Any) -> None:
+    def _native(self, piece: Any, event: Any) -> None:
         if isinstance(piece, NativeStart):
-            block_id = piece.block_id or self._new_id()
+            block_id = piece.block_id
+            if not isinstance(block_id, str) or not block_id:
+                block_id = self._new_id()
             native = self._natives[piece.key] = _NativeBlock(piece, block_id)
-            self._emit(BlockStart(block_id, native.block_type, "native", native.attrs))
+            self._rejected.discard(piece.key)
+            attrs = dict(native.attrs)
+            self._emit(BlockStart(block_id, native.block_type, "native", attrs))
         elif isinstance(piece, NativeDelta):
+            text = piece.text
+            if not isinstance(text, str):
+                self._not_text(event, "a native block's delta", text)
+                return
             open_native = self._natives.get(piece.key)
-            if open_native is not None and piece.text:
-                open_native.parts.append(piece.text)
-                self._emit(
-                    BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, piece.text)
-                )
+            if open_native is None:
+                if text and piece.key in self._rejected:
+                    self._native_spill = True
+                return
+            if not text:
+                return
+            if open_native.size + len(text) > self._limits.max_block_chars:
+                self._reject_native(piece.key, open_native, text)
+                return
+            open_native.add(text)
+            self._emit(BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, text))
         elif isinstance(piece, NativeEnd):
-            keys = list(self._natives) if piece.key is None else [piece.key]
+            if piece.key is None:
+                keys = list(self._natives)
+                self._rejected.clear()
+            else:
+                keys = [piece.key]
+                self._rejected.discard(piece.key)
             for key in keys:
                 ended = self._natives.pop(key, None)
                 if ended is not None:
                     self._end_native(ended, piece)
 
+    def _reject_native(self, key: Hashable, native: _NativeBlock, text: str) -> None:
+        """A native block crossed ``max_block_chars``: a ``TOO_LARGE`` error carrying
+        the text held; the provider events with the rest of it pass through."""
+        del self._natives[key]
+        self._rejected.add(key)
+        native.parts.append(text)
+        limit = self._limits.max_block_chars
+        self._error(
+            native.block_id,
+            native.block_type,
+            ErrorCode.TOO_LARGE,
+            f"{native.block_type} {native.block_id!r} grew past max_block_chars={limit}; "
+            "the rest of it is passed through",
+            "".join(native.parts),
+        )
+
     def _end_native(self, native: _NativeBlock, end: NativeEnd | None) -> None:
         text = "".join(native.parts)
+        attrs = native.attrs
         if end is not None and end.attrs:
-            native.attrs.update(end.attrs)
+            attrs = {**attrs, **end.attrs}
         if end is not None and end.content is not None:
             content: Any = end.content
         elif native.parse == "json":
@@ -189,7 +357,7 @@ class ProviderEvents(SessionPart):
             content = text
         self._blocks += 1
         block = Block(
-            native.block_id, native.block_type, "native", None, content, native.attrs, "",
+            native.block_id, native.block_type, "native", None, content, attrs, "",
             self._pos, self._pos,
         )  # fmt: skip
         self._emit(BlockEnd(block))
@@ -204,3 +372,7 @@ class ProviderEvents(SessionPart):
                 f"the stream ended inside {native.block_type} {native.block_id!r}",
                 "",
             )
+
+
+def _name(adapter: InputAdapter) -> str:
+    return f"{type(adapter).__module__}.{type(adapter).__qualname__}"

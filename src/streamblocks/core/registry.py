@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,6 +47,12 @@ class BlockType:
         """An unregistered type accepted as it is (``unknown="block"``): no models,
         no hooks, no validation."""
         return cls(name, name, None, None, None, None, None, None, None, ())
+
+    @property
+    def advertised(self) -> bool:
+        """Listed by :meth:`BlockRegistry.system_prompt`: it has a description (its own,
+        or its models' docstring) or instructions. Every type is recognised either way."""
+        return bool(self.description or self.instructions)
 
     @property
     def streamed(self) -> bool:
@@ -118,7 +125,9 @@ class BlockRegistry:
 
         ``syntax`` is the syntax (or syntaxes) the type is written in; without it the
         processor's default syntax applies. ``tag`` is the marker name when it differs
-        from ``name`` (``tag="debug-info"`` for the key ``debugInfo``).
+        from ``name`` (``tag="debug-info"`` for the key ``debugInfo``). Without
+        ``description``, the ``content`` model's docstring (else the ``metadata``
+        model's) is the description.
         """
         if not isinstance(name, str) or not name:
             raise RegistryError(f"block type name must be a non-empty str, got {name!r}")
@@ -142,7 +151,7 @@ class BlockRegistry:
             syntaxes=_as_syntaxes(name, syntax),
             metadata=metadata,
             content=content,
-            description=description,
+            description=description or _docstring(content) or _docstring(metadata),
             instructions=instructions,
             transform=transform,
             on_start=on_start,
@@ -188,8 +197,24 @@ class BlockRegistry:
                 markers.setdefault(block_type.marker, block_type)
         return plan
 
+    def unadvertised(self) -> dict[str, str]:
+        """The registered types :meth:`system_prompt` leaves out, each with the reason."""
+        return {
+            t.name: "no description or instructions (pass description= or instructions=, "
+            "or give its content/metadata model a docstring)"
+            for t in self._types.values()
+            if not t.advertised
+        }
+
     def system_prompt(self, default: Syntax | None = None) -> str:
-        """Text telling a model which blocks it may emit and in which format."""
+        """Text telling a model which blocks it may emit and in which format.
+
+        One section per syntax, in the order of each syntax's first registered type,
+        listing its types in registration order. A type is advertised when it has a
+        description (``description=``, or its ``content``/``metadata`` model's
+        docstring) or instructions; a type with neither is still intercepted, just not
+        advertised (see :meth:`unadvertised`).
+        """
         from ..prompts import render_system_prompt
 
         return render_system_prompt(self, default)
@@ -201,6 +226,19 @@ class BlockRegistry:
         from ..prompts import inject_system_prompt
 
         return inject_system_prompt(messages, self.system_prompt(default))
+
+
+def _docstring(model: type[BaseModel] | None) -> str | None:
+    """A model's own docstring: not one it inherits, nor pydantic's own (``BaseModel``,
+    ``RootModel``); a parametrized generic model (``Page[int]``) has its origin's."""
+    if model is None:
+        return None
+    generic = getattr(model, "__pydantic_generic_metadata__", None) or {}
+    origin = generic.get("origin") or model
+    doc = origin.__dict__.get("__doc__")
+    if not isinstance(doc, str) or origin.__module__.startswith("pydantic."):
+        return None
+    return inspect.cleandoc(doc) or None
 
 
 def _as_syntaxes(name: str, syntax: Syntax | Sequence[Syntax] | None) -> tuple[Syntax, ...] | None:

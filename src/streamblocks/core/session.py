@@ -165,6 +165,9 @@ class Session(InlineBlocks, ProviderEvents):
             raise SessionClosedError("feed() after close()")
         if self._busy:
             raise SessionClosedError("feed() after a feed() that raised: close() the session")
+        if self._ended:  # the provider's stream ended (STREAM_END): nothing more is read
+            self._after_end([chunk])
+            return []
         if self._xml is not None and chunk.__class__ is str:
             events = self._feed_inline(chunk)  # the rest of a line, for the inline scanner
             if events is not None:
@@ -188,6 +191,10 @@ class Session(InlineBlocks, ProviderEvents):
             self._consume(chunk)
         else:
             self._feed_event(chunk)
+            if self._ended:
+                out = self._finish(out)
+                self._busy = False
+                return out
         self._flush()
         self._update_fast()
         self._busy = False
@@ -221,30 +228,32 @@ class Session(InlineBlocks, ProviderEvents):
             raise SessionClosedError("close() called twice")
         if self._busy:
             return self._close_broken()
+        if self._ended:  # STREAM_END already finished the stream and reported it all
+            self._closed = True
+            return []
         self._busy = True
         out = self._out = []
         if not self._started:
             self._begin()
         self._fast = 0
         self._end_frames()
+        out = self._finish(out)
+        self._closed = True
+        return out
+
+    def _finish(self, out: list[Event]) -> list[Event]:
+        """Report what is still open, then ``STREAM_FINISHED``: at ``close()``, or when
+        the input adapter reports the provider's ``STREAM_END``."""
+        self._fast = 0
         self._finish_text()
         if self._xml is not None:
             self._finish_inline()
         self._close_natives()
         self._flush()
-        self._closed = True
         if self._chain is not None:
             out = self._chain.process_all(out)
             out.extend(self._chain.flush())
-        stop = self._stop_reason or StopReason.unknown
-        out.append(
-            StreamFinished(
-                stop,
-                self._usage,
-                Counts(self._pos, self._blocks, self._errors),
-                self._error_message if stop is StopReason.error else None,
-            )
-        )
+        out.append(self._finished_event(Counts(self._pos, self._blocks, self._errors)))
         return out
 
     @property
@@ -278,7 +287,8 @@ class Session(InlineBlocks, ProviderEvents):
         self._closed, self._fast = True, 0
         self._out = []
         counts = Counts(self._pos, self._blocks, self._errors)
-        return [StreamFinished(StopReason.error, self._usage, counts, cause)]
+        ids = (self._session_id, self._run_id)
+        return [StreamFinished(StopReason.error, self._usage, counts, cause, *ids)]
 
     def _close_broken(self) -> list[Event]:
         return self._finish_early("a feed() call raised; the rest of the stream was not read")

@@ -60,6 +60,10 @@ _SEQUENCES = (
 _SCALARS = (bool, int, float, Decimal)
 _UNIONS: tuple[Any, ...] = (Union, types.UnionType)
 _MISSING = object()
+MAX_DEPTH = 64
+"""Deepest nesting an argument object may have. Deeper objects are rejected with
+``PARSE_FAILED``: a 500-token pointer fits in a marker line, but the object it builds
+cannot be serialised (pydantic stops at about 250 levels) or walked recursively."""
 
 Options = tuple[Any, ...] | None
 """What the content model allows at a place: annotations, or ``None`` (no schema)."""
@@ -130,6 +134,8 @@ def build_arguments(pairs: Iterable[tuple[str, list[str]]], model: Any = None) -
     for pointer, lines in pairs:
         pointer = normalize_pointer(pointer)
         tokens = split_pointer(pointer)
+        if len(tokens) > MAX_DEPTH:
+            raise ParseFailure(f"Pointer nested deeper than {MAX_DEPTH} levels: {pointer[:80]}")
         node: Any = root
         schema = top
         for depth, token in enumerate(tokens):
@@ -142,7 +148,10 @@ def build_arguments(pairs: Iterable[tuple[str, list[str]]], model: Any = None) -
                     raise ParseFailure(f"Conflicting pointer: {pointer} (already holds {kind})")
                 if existing is not _MISSING:
                     raise ParseFailure(f"Duplicate pointer: {pointer}")
-                _put(node, key, value_of(lines, schema))
+                value = value_of(lines, schema)
+                if isinstance(value, (dict, list)) and _too_deep(value, MAX_DEPTH - len(tokens)):
+                    raise ParseFailure(f"Value nested deeper than {MAX_DEPTH} levels: {pointer}")
+                _put(node, key, value)
                 continue
             if existing is _MISSING:
                 follower = tokens[depth + 1]
@@ -156,6 +165,22 @@ def build_arguments(pairs: Iterable[tuple[str, list[str]]], model: Any = None) -
                 raise ParseFailure(f"Conflicting pointer: {pointer} ({here} already holds a value)")
             node = existing
     return root
+
+
+def _too_deep(value: Any, budget: int) -> bool:
+    """Whether ``value`` nests containers more than ``budget`` levels deep."""
+    level: list[Any] = [value]
+    while level:
+        budget -= 1
+        if budget < 0:
+            return True
+        level = [
+            child
+            for item in level
+            for child in (item.values() if isinstance(item, dict) else item)
+            if isinstance(child, (dict, list))
+        ]
+    return False
 
 
 def _slot(node: Any, token: str, pointer: str, above: list[str]) -> tuple[Any, Any]:

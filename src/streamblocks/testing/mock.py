@@ -7,6 +7,13 @@ For tests of code that consumes a provider stream (an agent loop, a web endpoint
     second = list(provider.stream(messages=[...]))  # the second reply's events
     assert provider.calls == 2 and provider.requests[1] == {"messages": [...]}
 
+A loop built with :func:`streamblocks.request` passes its keyword arguments straight
+through (``provider.stream(**request(history, provider="anthropic", tools=tools))``);
+:attr:`MockProvider.received` reads each one back into messages and tool names, so a
+test asserts what the loop sent. :meth:`MockProvider.add_reply` scripts more replies
+later; an exception in the script (:class:`MockRateLimitError`) is raised when that
+stream is opened, as the SDK raises a rate limit, and the next call goes on.
+
 Each reply is played as the chosen provider's events: the SDK's own objects when the
 SDK is installed (``sdk_types=None``, the default, or ``True`` to insist), plain dicts
 of the wire format otherwise (``sdk_types=False``). Either way, the input adapters'
@@ -18,11 +25,15 @@ from __future__ import annotations
 import importlib
 import json
 import typing
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from typing import Any, NamedTuple
 
+from ..content import Message
 from ..core.events import StopReason
+from ..request import read_request
+from ..tools import provider_module
+from .replies import MockReply, MockToolCall, stop_of
+from .wire import BUILDERS
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini", "agui")
 """The stream formats :class:`MockProvider` can play."""
@@ -33,39 +44,27 @@ class MockProviderError(Exception):
     provider whose stream has no error event (the SDK would raise)."""
 
 
-@dataclass(frozen=True)
-class MockToolCall:
-    """A native tool call in a scripted reply."""
+class MockRateLimitError(MockProviderError):
+    """A scripted rate limit (HTTP 429): put it in the replies where the provider
+    should refuse a call; ``retry_after`` is the wait it asks for, in seconds."""
 
-    name: str
-    arguments: Mapping[str, Any] = field(default_factory=dict)
-    id: str | None = None
+    status_code = 429
 
-
-@dataclass(frozen=True)
-class MockReply:
-    """One scripted model reply.
-
-    ``stop_reason`` defaults to ``tool_use`` when there are tool calls, ``end_turn``
-    otherwise. ``stop_reason="error"`` ends the stream with the provider's error event
-    (``error_message``), or raises :class:`MockProviderError` where the provider has
-    none. ``raise_error`` is raised by the stream after the reply's events (a dropped
-    connection, an SDK exception).
-    """
-
-    text: str = ""
-    thinking: str = ""
-    tool_calls: Sequence[MockToolCall] = ()
-    stop_reason: StopReason | str | None = None
-    usage: tuple[int, int] | None = (10, 20)
-    error_message: str = "mock provider error"
-    raise_error: BaseException | None = None
+    def __init__(self, message: str = "rate limit exceeded", *, retry_after: float = 0.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
-def _stop(reply: MockReply) -> StopReason:
-    if reply.stop_reason is not None:
-        return StopReason(reply.stop_reason)
-    return StopReason.tool_use if reply.tool_calls else StopReason.end_turn
+class MockRequest(NamedTuple):
+    """One call as the provider received it."""
+
+    messages: list[Message]
+    """The conversation, read back from the request (tool results as ``"tool"``
+    messages, the system text as one system message)."""
+    tools: list[str]
+    """The names of the tools offered (the finish tool included)."""
+    kwargs: dict[str, Any]
+    """The keyword arguments as passed."""
 
 
 class MockProvider:
@@ -80,7 +79,7 @@ class MockProvider:
 
     def __init__(
         self,
-        replies: Sequence[MockReply | str | BaseException],
+        replies: Sequence[MockReply | str | BaseException] = (),
         *,
         provider: str = "openai",
         chunk_size: int | Callable[[str], Sequence[str]] = 4,
@@ -101,6 +100,27 @@ class MockProvider:
         """The keyword arguments of each call, in order."""
         self._sdk = _sdk_builder(provider, sdk_types)
 
+    def add_reply(self, *replies: MockReply | str | BaseException) -> MockProvider:
+        """Script more replies, played after the ones already scripted."""
+        self.replies.extend(replies)
+        return self
+
+    @property
+    def received(self) -> list[MockRequest]:
+        """Each call's request read back (see :class:`MockRequest`); a call made with
+        other arguments than :func:`streamblocks.request` writes has no messages."""
+        return [self._read(kwargs) for kwargs in self.requests]
+
+    def _read(self, kwargs: dict[str, Any]) -> MockRequest:
+        if self.provider == "agui" or not any(
+            k in kwargs for k in ("messages", "input", "contents")
+        ):
+            return MockRequest([], [], kwargs)
+        module = provider_module(self.provider)
+        return MockRequest(
+            read_request(kwargs, provider=self.provider), module.tool_names(kwargs), kwargs
+        )
+
     @property
     def calls(self) -> int:
         """How many streams were opened."""
@@ -116,7 +136,7 @@ class MockProvider:
     def events(self, reply: MockReply | str) -> list[Any]:
         """The events of one reply (without recording a call)."""
         scripted = MockReply(text=reply) if isinstance(reply, str) else reply
-        wire = _BUILDERS[self.provider](self, scripted)
+        wire = BUILDERS[self.provider](self, scripted)
         if self._sdk is None:
             return wire
         if self._raises_errors:
@@ -165,7 +185,7 @@ class MockProvider:
     def _raise_after(self, reply: MockReply) -> None:
         if reply.raise_error is not None:
             raise reply.raise_error
-        if _stop(reply) is StopReason.error and self._raises_errors:
+        if stop_of(reply) is StopReason.error and self._raises_errors:
             raise MockProviderError(reply.error_message)
 
     def pieces(self, text: str) -> list[str]:
@@ -180,342 +200,8 @@ class MockProvider:
     def dump(self, reply: MockReply | str) -> str:
         """One reply as NDJSON (wire format): a recording for ``streamblocks extract``."""
         scripted = MockReply(text=reply) if isinstance(reply, str) else reply
-        wire = _BUILDERS[self.provider](self, scripted)
+        wire = BUILDERS[self.provider](self, scripted)
         return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in wire)
-
-
-def _call_id(index: int, call: MockToolCall, prefix: str) -> str:
-    return call.id or f"{prefix}_{index + 1}"
-
-
-# -- OpenAI Chat Completions ---------------------------------------------------------
-
-_CHAT_FINISH = {
-    StopReason.end_turn: "stop",
-    StopReason.stop_sequence: "stop",
-    StopReason.tool_use: "tool_calls",
-    StopReason.max_tokens: "length",
-    StopReason.content_filter: "content_filter",
-    StopReason.refusal: "stop",
-    StopReason.unknown: "stop",
-}
-
-
-def _openai(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
-    base = {"id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": 0}
-    base["model"] = mock.model
-
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        choice = {"index": 0, "delta": delta, "finish_reason": finish}
-        return {**base, "choices": [choice]}
-
-    out = [chunk({"role": "assistant", "content": ""})]
-    out += [chunk({"reasoning_content": piece}) for piece in mock.pieces(reply.thinking)]
-    out += [chunk({"content": piece}) for piece in mock.pieces(reply.text)]
-    for index, call in enumerate(reply.tool_calls):
-        opener = {
-            "index": index,
-            "id": _call_id(index, call, "call"),
-            "type": "function",
-            "function": {"name": call.name, "arguments": ""},
-        }
-        out.append(chunk({"tool_calls": [opener]}))
-        for piece in mock.pieces(json.dumps(dict(call.arguments))):
-            piece_call = {"index": index, "function": {"arguments": piece}}
-            out.append(chunk({"tool_calls": [piece_call]}))
-    stop = _stop(reply)
-    if stop is not StopReason.error:
-        out.append(chunk({}, _CHAT_FINISH[stop]))
-        if reply.usage is not None:
-            prompt, completion = reply.usage
-            usage = {
-                "prompt_tokens": prompt,
-                "completion_tokens": completion,
-                "total_tokens": prompt + completion,
-            }
-            out.append({**base, "choices": [], "usage": usage})
-    return out
-
-
-# -- OpenAI Responses ----------------------------------------------------------------
-
-_INCOMPLETE = {
-    StopReason.max_tokens: "max_output_tokens",
-    StopReason.content_filter: "content_filter",
-}
-
-
-def _responses(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
-    response = {
-        "id": "resp_mock",
-        "object": "response",
-        "created_at": 0,
-        "model": mock.model,
-        "output": [],
-        "parallel_tool_calls": True,
-        "tool_choice": "auto",
-        "tools": [],
-        "status": "in_progress",
-    }
-    out: list[dict[str, Any]] = [{"type": "response.created", "response": response}]
-    items: list[dict[str, Any]] = []
-    index = 0
-    if reply.thinking:
-        item = {"type": "reasoning", "id": "rs_mock", "summary": [], "status": "in_progress"}
-        out.append({"type": "response.output_item.added", "output_index": index, "item": item})
-        for piece in mock.pieces(reply.thinking):
-            out.append(
-                {
-                    "type": "response.reasoning_summary_text.delta",
-                    "item_id": "rs_mock",
-                    "output_index": index,
-                    "summary_index": 0,
-                    "delta": piece,
-                }
-            )
-        done = {**item, "summary": [{"type": "summary_text", "text": reply.thinking}]}
-        out.append({"type": "response.output_item.done", "output_index": index, "item": done})
-        items.append(done)
-        index += 1
-    if reply.text:
-        item = {
-            "type": "message",
-            "id": "msg_mock",
-            "role": "assistant",
-            "content": [],
-            "status": "in_progress",
-        }
-        out.append({"type": "response.output_item.added", "output_index": index, "item": item})
-        for piece in mock.pieces(reply.text):
-            out.append(
-                {
-                    "type": "response.output_text.delta",
-                    "item_id": "msg_mock",
-                    "output_index": index,
-                    "content_index": 0,
-                    "delta": piece,
-                    "logprobs": [],
-                }
-            )
-        content = [{"type": "output_text", "text": reply.text, "annotations": []}]
-        done = {**item, "content": content, "status": "completed"}
-        out.append({"type": "response.output_item.done", "output_index": index, "item": done})
-        items.append(done)
-        index += 1
-    for number, call in enumerate(reply.tool_calls):
-        item_id = f"fc_mock_{number + 1}"
-        arguments = json.dumps(dict(call.arguments))
-        item = {
-            "type": "function_call",
-            "id": item_id,
-            "call_id": _call_id(number, call, "call"),
-            "name": call.name,
-            "arguments": "",
-            "status": "in_progress",
-        }
-        out.append({"type": "response.output_item.added", "output_index": index, "item": item})
-        for piece in mock.pieces(arguments):
-            out.append(
-                {
-                    "type": "response.function_call_arguments.delta",
-                    "item_id": item_id,
-                    "output_index": index,
-                    "delta": piece,
-                }
-            )
-        done = {**item, "arguments": arguments, "status": "completed"}
-        out.append({"type": "response.output_item.done", "output_index": index, "item": done})
-        items.append(done)
-        index += 1
-    stop = _stop(reply)
-    if stop is StopReason.error:
-        out.append({"type": "error", "message": reply.error_message, "code": None, "param": None})
-        return _numbered(out)
-    final: dict[str, Any] = {**response, "output": items}
-    if reply.usage is not None:
-        prompt, completion = reply.usage
-        final["usage"] = {
-            "input_tokens": prompt,
-            "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
-            "output_tokens": completion,
-            "output_tokens_details": {"reasoning_tokens": 0},
-            "total_tokens": prompt + completion,
-        }
-    if stop in _INCOMPLETE:
-        final["status"] = "incomplete"
-        final["incomplete_details"] = {"reason": _INCOMPLETE[stop]}
-        out.append({"type": "response.incomplete", "response": final})
-    else:
-        final["status"] = "completed"
-        out.append({"type": "response.completed", "response": final})
-    return _numbered(out)
-
-
-def _numbered(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for number, event in enumerate(events):
-        event["sequence_number"] = number
-    return events
-
-
-# -- Anthropic -----------------------------------------------------------------------
-
-_ANTHROPIC_STOP = {
-    StopReason.end_turn: "end_turn",
-    StopReason.stop_sequence: "stop_sequence",
-    StopReason.tool_use: "tool_use",
-    StopReason.max_tokens: "max_tokens",
-    StopReason.refusal: "refusal",
-    StopReason.content_filter: "refusal",
-    StopReason.unknown: "pause_turn",
-}
-
-
-def _anthropic(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
-    prompt, completion = reply.usage if reply.usage is not None else (0, 0)
-    message: dict[str, Any] = {
-        "id": "msg_mock",
-        "type": "message",
-        "role": "assistant",
-        "model": mock.model,
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": prompt, "output_tokens": 1},
-    }
-    out: list[dict[str, Any]] = [{"type": "message_start", "message": message}]
-    index = 0
-
-    def block(start: dict[str, Any], kind: str, key: str, text: str) -> None:
-        out.append({"type": "content_block_start", "index": index, "content_block": start})
-        for piece in mock.pieces(text):
-            delta = {"type": kind, key: piece}
-            out.append({"type": "content_block_delta", "index": index, "delta": delta})
-
-    start: dict[str, Any]
-    if reply.thinking:
-        start = {"type": "thinking", "thinking": "", "signature": ""}
-        block(start, "thinking_delta", "thinking", reply.thinking)
-        signature = {"type": "signature_delta", "signature": "mock-signature"}
-        out.append({"type": "content_block_delta", "index": index, "delta": signature})
-        out.append({"type": "content_block_stop", "index": index})
-        index += 1
-    if reply.text:
-        block({"type": "text", "text": ""}, "text_delta", "text", reply.text)
-        out.append({"type": "content_block_stop", "index": index})
-        index += 1
-    for number, call in enumerate(reply.tool_calls):
-        start = {
-            "type": "tool_use",
-            "id": _call_id(number, call, "toolu_mock"),
-            "name": call.name,
-            "input": {},
-        }
-        block(start, "input_json_delta", "partial_json", json.dumps(dict(call.arguments)))
-        out.append({"type": "content_block_stop", "index": index})
-        index += 1
-    stop = _stop(reply)
-    if stop is StopReason.error:
-        error = {"type": "api_error", "message": reply.error_message}
-        out.append({"type": "error", "error": error})
-        return out
-    delta = {"stop_reason": _ANTHROPIC_STOP[stop], "stop_sequence": None}
-    out.append({"type": "message_delta", "delta": delta, "usage": {"output_tokens": completion}})
-    out.append({"type": "message_stop"})
-    return out
-
-
-# -- Gemini --------------------------------------------------------------------------
-
-_GEMINI_FINISH = {
-    StopReason.end_turn: "STOP",
-    StopReason.stop_sequence: "STOP",
-    StopReason.tool_use: "STOP",
-    StopReason.max_tokens: "MAX_TOKENS",
-    StopReason.content_filter: "SAFETY",
-    StopReason.refusal: "SAFETY",
-    StopReason.unknown: "OTHER",
-}
-
-
-def _gemini(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
-    def chunk(parts: list[dict[str, Any]], finish: str | None = None) -> dict[str, Any]:
-        candidate: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
-        if finish is not None:
-            candidate["finishReason"] = finish
-        return {"candidates": [candidate], "modelVersion": mock.model}
-
-    out = [chunk([{"text": piece, "thought": True}]) for piece in mock.pieces(reply.thinking)]
-    out += [chunk([{"text": piece}]) for piece in mock.pieces(reply.text)]
-    for number, call in enumerate(reply.tool_calls):
-        function = {"name": call.name, "args": dict(call.arguments)}
-        function["id"] = _call_id(number, call, "call")
-        out.append(chunk([{"functionCall": function}]))
-    stop = _stop(reply)
-    if stop is StopReason.error:
-        return out
-    last = chunk([{"text": ""}], _GEMINI_FINISH[stop])
-    if reply.usage is not None:
-        prompt, completion = reply.usage
-        last["usageMetadata"] = {
-            "promptTokenCount": prompt,
-            "candidatesTokenCount": completion,
-            "totalTokenCount": prompt + completion,
-        }
-    out.append(last)
-    return out
-
-
-# -- AG-UI ---------------------------------------------------------------------------
-
-
-def _agui(mock: MockProvider, reply: MockReply) -> list[dict[str, Any]]:
-    run = {"threadId": "thread-mock", "runId": "run-mock"}
-    out: list[dict[str, Any]] = [{"type": "RUN_STARTED", **run}]
-    if reply.thinking:
-        ids = {"messageId": "reasoning-mock"}
-        out.append({"type": "REASONING_MESSAGE_START", **ids, "role": "reasoning"})
-        out += [
-            {"type": "REASONING_MESSAGE_CONTENT", **ids, "delta": piece}
-            for piece in mock.pieces(reply.thinking)
-        ]
-        out.append({"type": "REASONING_MESSAGE_END", **ids})
-    if reply.text:
-        ids = {"messageId": "msg-mock"}
-        out.append({"type": "TEXT_MESSAGE_START", **ids, "role": "assistant"})
-        out += [
-            {"type": "TEXT_MESSAGE_CONTENT", **ids, "delta": piece}
-            for piece in mock.pieces(reply.text)
-        ]
-        out.append({"type": "TEXT_MESSAGE_END", **ids})
-    for number, call in enumerate(reply.tool_calls):
-        call_id = _call_id(number, call, "call")
-        out.append(
-            {
-                "type": "TOOL_CALL_START",
-                "toolCallId": call_id,
-                "toolCallName": call.name,
-                "parentMessageId": "msg-mock",
-            }
-        )
-        out += [
-            {"type": "TOOL_CALL_ARGS", "toolCallId": call_id, "delta": piece}
-            for piece in mock.pieces(json.dumps(dict(call.arguments)))
-        ]
-        out.append({"type": "TOOL_CALL_END", "toolCallId": call_id})
-    if _stop(reply) is StopReason.error:
-        out.append({"type": "RUN_ERROR", "message": reply.error_message})
-    else:
-        out.append({"type": "RUN_FINISHED", **run})
-    return out
-
-
-_BUILDERS: dict[str, Callable[[MockProvider, MockReply], list[dict[str, Any]]]] = {
-    "openai": _openai,
-    "openai-responses": _responses,
-    "anthropic": _anthropic,
-    "gemini": _gemini,
-    "agui": _agui,
-}
 
 
 # -- SDK types -----------------------------------------------------------------------
@@ -589,6 +275,8 @@ __all__ = [
     "PROVIDERS",
     "MockProvider",
     "MockProviderError",
+    "MockRateLimitError",
     "MockReply",
+    "MockRequest",
     "MockToolCall",
 ]

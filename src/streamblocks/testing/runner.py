@@ -7,7 +7,14 @@ import json
 from collections.abc import Hashable, Iterable
 from typing import Any
 
-from ..adapters.protocols import EventCategory, InputAdapter, NativeDelta, NativeEnd, NativeStart
+from ..adapters.protocols import (
+    EventCategory,
+    InputAdapter,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    as_category,
+)
 from ..core.events import StopReason, Usage
 
 
@@ -84,9 +91,11 @@ def run_adapter(adapter: InputAdapter, events: Iterable[Any]) -> AdapterRun:
         if callable(end_frames):
             events.extend(end_frames())
     for event in events:
-        category = stream_adapter.categorize(event)
-        if not isinstance(category, EventCategory):
-            run.problems.append(f"categorize returned {category!r}")
+        answer = stream_adapter.categorize(event)
+        category = as_category(answer)
+        if category is None:
+            run.problems.append(f"categorize returned {answer!r}")
+            category = EventCategory.PASSTHROUGH  # as the session treats it
         run.categories.append(category)
         if native_events is not None:
             for piece in native_events(event):

@@ -1,4 +1,4 @@
-"""AG-UI: the Agent User Interaction protocol (``pip install streamblocks[agui]``).
+"""AG-UI: the Agent User Interaction protocol (the ``agui`` extra).
 
 :class:`AGUIInputAdapter` reads an AG-UI event stream as input; it reads events by shape
 and never imports ``ag_ui`` itself, so replayed JSON works without the SDK too.
@@ -10,7 +10,8 @@ response body with the SDK's own encoder (both import ``ag_ui`` when used).
 from __future__ import annotations
 
 from .adapter import AGUIInputAdapter
-from .output import GROUPS, AGUIOutputAdapter, agui_events, block_payload
+from .output import GROUPS, AGUIOutputAdapter, agui_events
+from .payloads import block_payload
 from .sse import SSE_MEDIA_TYPE, aencode_sse, asse_body, encode_sse, sse_body
 
 __all__ = [

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...adapters.protocols import (
+    EventCategory,
+    Native,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    StreamIds,
+)
 from ...core.events import StopReason, Usage
 from .._base import (
     PASSTHROUGH,
@@ -141,6 +148,17 @@ class AGUIInputAdapter(ProviderAdapter):
                 usage=_usage(field2(event, "usage", "usage")),
             )
         return PASSTHROUGH
+
+    def stream_ids(self, event: Any) -> StreamIds | None:
+        """The thread and run ids of ``RUN_STARTED`` / ``RUN_FINISHED``."""
+        if _kind(event) not in ("RUN_STARTED", "RUN_FINISHED"):
+            return None
+        thread_id = field2(event, "thread_id", "threadId")
+        run_id = field2(event, "run_id", "runId")
+        return StreamIds(
+            thread_id if isinstance(thread_id, str) else None,
+            run_id if isinstance(run_id, str) else None,
+        )
 
     def error(self, event: Any) -> str | None:
         """The message of a ``RUN_ERROR``."""

@@ -12,8 +12,6 @@ import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
-from pydantic_core import to_jsonable_python
-
 from ...core.events import (
     BlockDelta,
     BlockEnd,
@@ -24,7 +22,16 @@ from ...core.events import (
     StreamFinished,
     StreamStarted,
     TextDelta,
-    Usage,
+)
+from .payloads import (
+    block_payload,
+    delta_payload,
+    error_payload,
+    jsonable,
+    metadata_payload,
+    run_result,
+    start_payload,
+    token_usage,
 )
 from .types import EVENT_TYPES
 
@@ -48,27 +55,6 @@ CUSTOM_PREFIX = "streamblocks."
 _THINKING_TYPES = frozenset({"thinking", "reasoning"})
 
 
-def _jsonable(value: Any) -> Any:
-    """Plain JSON data for any value (pydantic models dumped, unknown objects as text)."""
-    return to_jsonable_python(value, fallback=str)
-
-
-def block_payload(event: BlockEnd) -> dict[str, Any]:
-    """The JSON payload of ``streamblocks.block_end``: the whole :class:`Block`."""
-    block = event.block
-    return {
-        "id": block.id,
-        "type": block.type,
-        "syntax": block.syntax,
-        "metadata": _jsonable(block.metadata),
-        "content": _jsonable(block.content),
-        "attrs": _jsonable(dict(block.attrs)),
-        "raw": block.raw,
-        "start": block.start,
-        "end": block.end,
-    }
-
-
 class _Open:
     """A block whose AG-UI events are under way."""
 
@@ -82,7 +68,7 @@ class _Open:
 
 
 class AGUIOutputAdapter:
-    """Turns a stream's events into ``ag_ui.core`` events (``pip install streamblocks[agui]``).
+    """Turns a stream's events into ``ag_ui.core`` events (needs the ``agui`` extra).
 
     - The run is framed by ``RUN_STARTED`` and ``RUN_FINISHED`` (``RUN_ERROR`` when the
       stream stopped with :attr:`StopReason.error`). When the input is itself an AG-UI
@@ -99,7 +85,10 @@ class AGUIOutputAdapter:
       JSON payloads (metadata and content dumped with pydantic).
 
     ``groups`` chooses what is emitted (see :data:`GROUPS`); ``thread_id`` and ``run_id``
-    default to the stream id. The ``ag_ui`` package is imported when the adapter is made.
+    default to the provider's session and run ids that ``STREAM_STARTED`` carries (a
+    Claude CLI session, a Codex thread), else to the stream id; ``RUN_FINISHED.result``
+    names the provider's ids known at the end. The ``ag_ui`` package is imported when the
+    adapter is made.
     """
 
     def __init__(
@@ -113,7 +102,8 @@ class AGUIOutputAdapter:
             from ag_ui import core
         except ImportError as exc:  # pragma: no cover - the extra is installed in tests
             raise ImportError(
-                "AGUIOutputAdapter needs the AG-UI SDK: pip install 'streamblocks[agui]'"
+                "AGUIOutputAdapter needs the AG-UI SDK (ag-ui-protocol): install this "
+                "project with its agui extra, pip install '.[agui]' from a checkout"
             ) from exc
         unknown = set(groups) - GROUPS
         if unknown:
@@ -125,6 +115,7 @@ class AGUIOutputAdapter:
         self.thread_id = thread_id
         self.run_id = run_id
         self._stream_id = ""
+        self._provider_ids: tuple[str | None, str | None] = (None, None)
         self._run_pending = False
         self._run_started = False
         self._final: Any = None
@@ -144,7 +135,12 @@ class AGUIOutputAdapter:
     # ------------------------------------------------------------------ helpers
 
     def _ids(self) -> tuple[str, str]:
-        return self.thread_id or self._stream_id, self.run_id or self._stream_id
+        """The run's thread and run ids: as configured, else the provider's (a Claude
+        CLI session, a Codex thread, an AG-UI run), else the stream id."""
+        return (
+            self.thread_id or self._provider_ids[0] or self._stream_id,
+            self.run_id or self._provider_ids[1] or self._stream_id,
+        )
 
     def _start_run(self, out: list[Any]) -> None:
         if self._run_pending:
@@ -191,6 +187,7 @@ class AGUIOutputAdapter:
             return out
         if isinstance(event, StreamStarted):
             self._stream_id = event.stream_id
+            self._provider_ids = (event.session_id, event.run_id)
             self._run_pending = True
             return out
         self._start_run(out)
@@ -202,12 +199,7 @@ class AGUIOutputAdapter:
         elif isinstance(event, BlockMetadata):
             opened = self._open.get(event.block_id)
             if opened is not None and opened.kind == "custom" and "blocks" in self.groups:
-                value = {
-                    "block_id": event.block_id,
-                    "block_type": event.block_type,
-                    "metadata": _jsonable(event.metadata),
-                }
-                out.append(self._custom("block_metadata", value))
+                out.append(self._custom("block_metadata", metadata_payload(event)))
         elif isinstance(event, BlockEnd):
             self._end_text(out)
             self._block_end(event, out)
@@ -249,13 +241,7 @@ class AGUIOutputAdapter:
         else:
             opened = _Open("custom")
             if "blocks" in groups:
-                value = {
-                    "block_id": event.block_id,
-                    "block_type": event.block_type,
-                    "syntax": event.syntax,
-                    "attrs": _jsonable(dict(event.attrs)),
-                }
-                out.append(self._custom("block_start", value))
+                out.append(self._custom("block_start", start_payload(event)))
         self._open[event.block_id] = opened
 
     def _block_delta(self, event: BlockDelta, out: list[Any]) -> None:
@@ -277,14 +263,7 @@ class AGUIOutputAdapter:
                     self._core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=event.text)
                 )
         elif kind == "custom" and "blocks" in self.groups:
-            value = {
-                "block_id": event.block_id,
-                "block_type": event.block_type,
-                "section": event.section,
-                "text": event.text,
-                "path": event.path,
-            }
-            out.append(self._custom("block_delta", value))
+            out.append(self._custom("block_delta", delta_payload(event)))
 
     def _close_open(self, opened: _Open, out: list[Any], content: Any = None) -> None:
         core, groups = self._core, self.groups
@@ -293,7 +272,7 @@ class AGUIOutputAdapter:
             out.append(core.ReasoningEndEvent(message_id=opened.message_id))
         elif opened.kind in ("tool", "gadget") and "tool_calls" in groups:
             if not opened.args_sent and content is not None:
-                arguments = json.dumps(_jsonable(content), ensure_ascii=False)
+                arguments = json.dumps(jsonable(content), ensure_ascii=False)
                 out.append(
                     core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=arguments)
                 )
@@ -307,7 +286,7 @@ class AGUIOutputAdapter:
             opened = self._open.pop(block.id)
         if opened.kind == "tool_result":
             if "tool_calls" in self.groups:
-                content = _jsonable(block.content)
+                content = jsonable(block.content)
                 text = (
                     content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
                 )
@@ -329,14 +308,7 @@ class AGUIOutputAdapter:
         if opened is not None:
             self._close_open(opened, out, {})
         if "errors" in self.groups:
-            value = {
-                "block_id": event.block_id,
-                "block_type": event.block_type,
-                "code": event.code.value,
-                "message": event.message,
-                "raw": event.raw,
-            }
-            out.append(self._custom("block_error", value))
+            out.append(self._custom("block_error", error_payload(event)))
 
     def _finish(self, event: StreamFinished, out: list[Any]) -> None:
         self._end_text(out)
@@ -349,17 +321,13 @@ class AGUIOutputAdapter:
             out.append(self._final)
             return
         core = self._core
-        usage = _token_usage(core, event.usage)
+        usage = token_usage(core, event.usage)
         if event.stop_reason is StopReason.error:
             message = event.error or "the stream stopped with an error"
             out.append(core.RunErrorEvent(message=message, usage=usage))
             return
         thread_id, run_id = self._ids()
-        result = {
-            "stop_reason": event.stop_reason.value,
-            "usage": _jsonable(event.usage) if event.usage is not None else None,
-            "counts": event.counts._asdict(),
-        }
+        result = run_result(event)
         out.append(
             core.RunFinishedEvent(thread_id=thread_id, run_id=run_id, result=result, usage=usage)
         )
@@ -376,7 +344,7 @@ class AGUIOutputAdapter:
             self._start_run(out)
             if "passthrough" in self.groups:
                 source = None if isinstance(event, Mapping) else type(event).__module__
-                out.append(core.RawEvent(event=_jsonable(event), source=source))
+                out.append(core.RawEvent(event=jsonable(event), source=source))
             return out
         kind = agui.type.value if hasattr(agui.type, "value") else str(agui.type)
         if kind == "RUN_STARTED":
@@ -402,7 +370,7 @@ class AGUIOutputAdapter:
         core = self._core
         if isinstance(event, core.BaseEvent):
             return event
-        if isinstance(event, Mapping) and event.get("type") in EVENT_TYPES:
+        if isinstance(event, Mapping) and _is_type_name(event.get("type")):
             if self._event_adapter is None:
                 from pydantic import TypeAdapter
 
@@ -414,19 +382,8 @@ class AGUIOutputAdapter:
         return None
 
 
-def _token_usage(core: Any, usage: Usage | None) -> list[Any] | None:
-    if usage is None:
-        return None
-    fields = {
-        "input_tokens": usage.input_tokens,
-        "output_tokens": usage.output_tokens,
-        "total_tokens": usage.total_tokens,
-        "reasoning_tokens": usage.reasoning_tokens,
-        "cached_input_tokens": usage.cache_read_tokens,
-        "cache_write_input_tokens": usage.cache_write_tokens,
-    }
-    present = {name: value for name, value in fields.items() if value is not None}
-    return [core.TokenUsage(**present)] if present else None
+def _is_type_name(kind: Any) -> bool:
+    return isinstance(kind, str) and kind in EVENT_TYPES
 
 
 def agui_events(events: Iterable[Any], adapter: AGUIOutputAdapter | None = None) -> list[Any]:

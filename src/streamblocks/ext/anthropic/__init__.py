@@ -1,4 +1,4 @@
-"""Anthropic: Messages API streams (``pip install streamblocks[anthropic]``).
+"""Anthropic: Messages API streams (the ``anthropic`` extra).
 
 The adapter reads events by shape and never imports ``anthropic`` itself, so replayed
 JSON (plain dicts) works without the SDK too.

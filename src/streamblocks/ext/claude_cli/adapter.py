@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...adapters.protocols import (
+    EventCategory,
+    Native,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    StreamIds,
+)
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int
 from .._jsonl import JSONLinesAdapter, is_mapping, language_for, text_of, unified_diff
@@ -159,6 +166,12 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         stop = line["message"].get("stop_reason")
         if isinstance(stop, str):
             self._last_stop = STOP_REASONS.get(stop, StopReason.unknown)
+
+    def stream_ids(self, event: Any) -> StreamIds | None:
+        """The run's ``session_id``, which every line carries."""
+        line = event.line if isinstance(event, Part) else event
+        session_id = line.get("session_id") if is_mapping(line) else None
+        return StreamIds(session_id) if isinstance(session_id, str) else None
 
     def error(self, event: Any) -> str | None:
         """The message of an error ``result``."""

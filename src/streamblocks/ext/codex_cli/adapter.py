@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...adapters.protocols import (
+    EventCategory,
+    Native,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    StreamIds,
+)
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int
 from .._jsonl import JSONLinesAdapter, is_mapping, text_of
@@ -87,6 +94,13 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             return kind in EVENT_TYPES
         except Exception:
             return False
+
+    def stream_ids(self, event: Any) -> StreamIds | None:
+        """The ``thread_id`` of ``thread.started`` (the Codex session)."""
+        if is_mapping(event) and event.get("type") in THREAD_START_TYPES:
+            thread_id = event.get("thread_id", event.get("session_id"))
+            return StreamIds(thread_id) if isinstance(thread_id, str) else None
+        return None
 
     def error(self, event: Any) -> str | None:
         """The message of ``turn.failed`` or ``error``."""

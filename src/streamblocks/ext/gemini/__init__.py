@@ -1,4 +1,4 @@
-"""Gemini: google-genai streams (``pip install streamblocks[gemini]``).
+"""Gemini: google-genai streams (the ``gemini`` extra).
 
 The adapter reads chunks by shape and never imports ``google.genai`` itself, so replayed
 JSON (plain dicts, camelCase or snake_case) works without the SDK too.

@@ -1,4 +1,4 @@
-"""OpenAI: Chat Completions and Responses API streams (``pip install streamblocks[openai]``).
+"""OpenAI: Chat Completions and Responses API streams (the ``openai`` extra).
 
 The adapter reads events by shape and never imports ``openai`` itself, so replayed JSON
 (plain dicts) works without the SDK too.

@@ -7,7 +7,17 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, field, tool_call_start
+from .._base import (
+    END,
+    PASSTHROUGH,
+    SKIP,
+    START,
+    ProviderAdapter,
+    Step,
+    as_int,
+    field,
+    tool_call_start,
+)
 from .types import (
     CHAT_CHUNK_OBJECT,
     CHAT_FINISH_REASONS,
@@ -17,6 +27,7 @@ from .types import (
 )
 
 _REASONING_KEY = "reasoning"
+_DONE = ("[DONE]", b"[DONE]")
 
 # Responses events whose content is already carried by another event we read.
 _RESPONSES_SKIP = frozenset(
@@ -134,6 +145,8 @@ class OpenAIInputAdapter(ProviderAdapter):
             if field(event, "type") == "chunk":
                 return self._chat(field(event, "chunk"))
             return SKIP
+        if event.__class__ in (str, bytes) and event.strip() in _DONE:
+            return END  # the SSE stream's sentinel, when a raw data line is fed
         return PASSTHROUGH
 
     # -- Chat Completions ------------------------------------------------------------

@@ -1,9 +1,5 @@
-"""The content model: a reply as an ordered list of typed content blocks.
-
-Every block type is a pydantic model with a ``type`` discriminator, so a
-:class:`Message` survives a JSON round trip (``Message.model_validate_json(
-message.model_dump_json())``). :class:`MessageAccumulator` folds a stream's events into a
-``Message`` in temporal order::
+"""``MessageAccumulator``: folds a stream's events into a :class:`Message` in temporal
+order::
 
     acc = MessageAccumulator()
     for event in processor.process(chunks):
@@ -19,12 +15,12 @@ own with :meth:`MessageAccumulator.register` (or the ``converters=`` argument).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal, TypeGuard, Union
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel
 
-from .core.blocks import Block
-from .core.events import (
+from ..core.blocks import Block
+from ..core.events import (
     BlockEnd,
     BlockError,
     Passthrough,
@@ -33,156 +29,18 @@ from .core.events import (
     TextDelta,
     Usage,
 )
-
-
-class _Content(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class TextBlock(_Content):
-    """Visible text. ``TextBlock("hi")`` and ``TextBlock(text="hi")`` are the same."""
-
-    type: Literal["text"] = "text"
-    text: str
-
-    def __init__(self, text: str | None = None, /, **data: Any) -> None:
-        if text is not None:
-            data["text"] = text
-        super().__init__(**data)
-
-
-class ThinkingBlock(_Content):
-    """The model's reasoning (a provider's thinking/reasoning output)."""
-
-    type: Literal["thinking"] = "thinking"
-    text: str
-    signature: str | None = None
-    """An opaque signature some providers attach to reasoning (Anthropic)."""
-
-    def __init__(self, text: str | None = None, /, **data: Any) -> None:
-        if text is not None:
-            data["text"] = text
-        super().__init__(**data)
-
-
-class ToolCallBlock(_Content):
-    """A call of a tool (a provider-native tool call, or a gadget block)."""
-
-    type: Literal["tool_call"] = "tool_call"
-    id: str
-    name: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-
-
-class ToolResultBlock(_Content):
-    """What a tool returned for the call ``tool_call_id``."""
-
-    type: Literal["tool_result"] = "tool_result"
-    tool_call_id: str
-    content: Any = None
-    is_error: bool = False
-
-
-class CodeBlock(_Content):
-    """Code, with its language when known; for code read from a file (an agent's
-    ``Read`` tool) the file's ``path``, the first line shown (``start_line``, 1-based)
-    and the file's ``total_lines``."""
-
-    type: Literal["code"] = "code"
-    code: str
-    language: str | None = None
-    path: str | None = None
-    start_line: int | None = None
-    total_lines: int | None = None
-
-
-class FileChangeBlock(_Content):
-    """A change to a file: ``kind`` is ``add``, ``update``, ``delete`` (or the agent's
-    own word); ``diff`` or ``content`` when the agent reported them."""
-
-    type: Literal["file_change"] = "file_change"
-    path: str
-    kind: str = "update"
-    diff: str | None = None
-    content: str | None = None
-
-
-class CommandBlock(_Content):
-    """A command an agent ran, with its output and exit code when known."""
-
-    type: Literal["command"] = "command"
-    command: str
-    output: str | None = None
-    exit_code: int | None = None
-    status: str | None = None
-
-
-class TodoItem(_Content):
-    text: str
-    status: str = "pending"
-    """``pending``, ``in_progress``, ``completed`` (or the agent's own word)."""
-
-
-class TodoBlock(_Content):
-    """An agent's todo list."""
-
-    type: Literal["todo"] = "todo"
-    items: list[TodoItem] = Field(default_factory=list)
-
-
-class CustomBlock(_Content):
-    """A block of a registered type (XML tag, delimiter, fence...).
-
-    ``tag`` is the block type key (after ``tag=`` remapping: ``debugInfo``, not
-    ``debug-info``); ``content`` the block's content (a ``str``, or the content model
-    dumped to plain data); ``attrs`` the attributes written on the marker;
-    ``self_closing`` is ``True`` for ``<tag/>``. For a line-based block (delimiter,
-    frontmatter, fence) ``attrs`` also carries its metadata mapping (``id``,
-    ``block_type``, frontmatter keys), so nothing the marker said is lost.
-    """
-
-    type: Literal["custom"] = "custom"
-    tag: str
-    content: Any = ""
-    attrs: dict[str, Any] = Field(default_factory=dict)
-    self_closing: bool = False
-
-
-ContentBlock = Annotated[
-    Union[  # noqa: UP007  (a PEP 604 union cannot carry the discriminator on 3.10)
-        TextBlock,
-        ThinkingBlock,
-        ToolCallBlock,
-        ToolResultBlock,
-        CodeBlock,
-        FileChangeBlock,
-        CommandBlock,
-        TodoBlock,
-        CustomBlock,
-    ],
-    Field(discriminator="type"),
-]
-"""Any content block, discriminated by ``type``."""
-
-content_block_adapter: TypeAdapter[ContentBlock] = TypeAdapter(ContentBlock)
-"""Validates or dumps a single content block (``content_block_adapter.validate_json``)."""
-
-
-class Message(BaseModel):
-    """A message: its role and its content blocks in temporal order."""
-
-    role: str = "assistant"
-    content: list[ContentBlock] = Field(default_factory=list)
-
-    def text(self) -> str:
-        """The visible text of the message (its text blocks, joined)."""
-        return "".join(block.text for block in self.content if isinstance(block, TextBlock))
-
-
-def is_custom_block(block: object) -> TypeGuard[CustomBlock]:
-    """Whether ``block`` is a :class:`CustomBlock` (narrows the type for checkers)."""
-    return isinstance(block, CustomBlock)
-
+from .blocks import (
+    CodeBlock,
+    CommandBlock,
+    CustomBlock,
+    FileChangeBlock,
+    TextBlock,
+    ThinkingBlock,
+    TodoBlock,
+    ToolCallBlock,
+    ToolResultBlock,
+)
+from .message import Message, Role
 
 Converter = Callable[[Block], Any]
 """Turns a finished :class:`~streamblocks.Block` into a content block (or ``None`` to
@@ -231,6 +89,7 @@ def _native_tool_call(block: Block) -> ToolCallBlock:
         id=str(attrs.get("id") or block.id),
         name=str(attrs.get("name") or block.type),
         arguments=_mapping(block.content),
+        signature=attrs.get("thought_signature"),
     )
 
 
@@ -242,6 +101,7 @@ def _tool_result(block: Block) -> ToolResultBlock:
     attrs = block.attrs
     return ToolResultBlock(
         tool_call_id=str(attrs.get("tool_call_id") or attrs.get("id") or block.id),
+        name=attrs.get("name"),
         content=_plain(block.content),
         is_error=bool(attrs.get("is_error", False)),
     )
@@ -321,7 +181,7 @@ class MessageAccumulator:
 
     def __init__(
         self,
-        role: str = "assistant",
+        role: Role = "assistant",
         *,
         converters: Mapping[tuple[str, str], Converter] | None = None,
     ) -> None:
@@ -393,23 +253,4 @@ class MessageAccumulator:
         return self._cache
 
 
-__all__ = [
-    "DEFAULT_CONVERTERS",
-    "CodeBlock",
-    "CommandBlock",
-    "ContentBlock",
-    "Converter",
-    "CustomBlock",
-    "FileChangeBlock",
-    "Message",
-    "MessageAccumulator",
-    "TextBlock",
-    "ThinkingBlock",
-    "TodoBlock",
-    "TodoItem",
-    "ToolCallBlock",
-    "ToolResultBlock",
-    "content_block_adapter",
-    "is_custom_block",
-    "to_custom",
-]
+__all__ = ["DEFAULT_CONVERTERS", "Converter", "MessageAccumulator", "to_custom"]

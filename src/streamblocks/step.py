@@ -1,0 +1,231 @@
+"""What one model step produced (:class:`StepResult`) and what the loop does next
+(:class:`Outcome`).
+
+The outcome follows the stop reason, the calls and the structured output:
+
+- ``done``: the model ended its turn (``end_turn``/``stop_sequence``) with nothing to
+  run, or gave the structured output it was asked for (``output=``).
+- ``run_tools``: calls to run came back (native calls, gadget calls, and calls the loop
+  must answer with an error: arguments that were not JSON, an invalid finish call).
+- ``failed``: ``max_tokens``, ``content_filter``, ``refusal``, ``error``, ``unknown``,
+  or a step asked for structured output that ended without it; ``reason`` says which.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ValidationError
+
+from .content import Message
+from .core.blocks import Block
+from .core.events import BlockError, BlockStart, StopReason, Usage
+from .tools import FINISH_TOOL
+
+
+class Outcome(str, Enum):
+    """What the loop does after a step."""
+
+    done = "done"
+    run_tools = "run_tools"
+    failed = "failed"
+
+
+class ToolCall(NamedTuple):
+    """A tool call the model asked for, native or written as a gadget block."""
+
+    id: str
+    """The provider's call id (native), or the block id (gadget)."""
+    name: str
+    """The tool's name."""
+    arguments: Any
+    """The argument object (a ``dict``, or the gadget's ``content`` model instance)."""
+    source: str
+    """``"native"`` (the provider's tool-calling API) or ``"gadget"`` (text)."""
+    block: Block
+    """The block the call came from."""
+    error: str | None = None
+    """Why the call cannot run as sent (its arguments were not JSON, an invalid finish
+    call): :meth:`~streamblocks.Tools.run` answers it with this reason."""
+
+
+@dataclass
+class StepResult:
+    """What one model step produced."""
+
+    text: str = ""
+    """The visible text (blocks stripped)."""
+    blocks: list[Block] = field(default_factory=list)
+    """Blocks written in the text, in order (gadget calls included; native blocks not)."""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    """The calls to run: native tool calls and gadget calls, in order (a valid finish
+    call is the output instead)."""
+    thinking: str = ""
+    """The text of the native thinking/reasoning blocks."""
+    stop_reason: StopReason = StopReason.unknown
+    """Why the step ended; ``error`` when the provider or the stream failed."""
+    usage: Usage | None = None
+    """Token usage, when the provider reported it."""
+    error: BaseException | None = None
+    """The exception that ended the stream, or a :class:`ProviderError`."""
+    block_errors: list[BlockError] = field(default_factory=list)
+    """Blocks that were rejected (``BLOCK_ERROR`` events)."""
+    passthrough: list[Any] = field(default_factory=list)
+    """Provider events passed through untouched (citations, refusals, errors...)."""
+    native_blocks: list[Block] = field(default_factory=list)
+    """Provider-native blocks (thinking, tool calls), in order."""
+    session_id: str | None = None
+    """The provider's conversation id (Claude CLI session, Codex thread, AG-UI thread)."""
+    run_id: str | None = None
+    """The provider's run id (an AG-UI run), when the stream named one."""
+    message: Message = field(default_factory=Message)
+    """The step as an assistant message for the next request: thinking (with its
+    signature or reasoning id), the text as the model wrote it (blocks included) and
+    the native calls, in order."""
+    output: Any = None
+    """The structured output (an instance of ``output=``), when it came and was valid."""
+    output_error: Message | None = None
+    """Why the structured output is missing or invalid, as a message to send back: a
+    ``"tool"`` result for an invalid finish call, else a ``"user"`` message."""
+    outcome: Outcome = Outcome.done
+    """What the loop does next (see the module docstring)."""
+    reason: str | None = None
+    """Why the outcome is ``failed``."""
+
+    @property
+    def ok(self) -> bool:
+        """No error and no rejected block."""
+        return self.error is None and not self.block_errors
+
+    @property
+    def should_stop(self) -> bool:
+        """Whether the loop ends here: the outcome is not ``run_tools``."""
+        return self.outcome is not Outcome.run_tools
+
+
+_FAILED_STOPS = {
+    StopReason.max_tokens: "the reply hit the token limit (max_tokens)",
+    StopReason.content_filter: "the provider's content filter stopped the reply",
+    StopReason.refusal: "the model refused",
+    StopReason.unknown: "the step ended for an unknown reason",
+}
+
+
+def _validate(output: type[BaseModel], arguments: Any) -> tuple[Any, str | None]:
+    if isinstance(arguments, BaseModel):
+        arguments = arguments.model_dump()
+    try:
+        return output.model_validate(arguments if arguments is not None else {}), None
+    except ValidationError as exc:
+        return None, f"invalid answer for {FINISH_TOOL}: {_short(exc)}"
+
+
+def _short(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'/'.join(str(p) for p in error['loc']) or '(answer)'}: {error['msg']}"
+        for error in exc.errors(include_url=False)
+    )
+
+
+def _json_answer(text: str) -> Any:
+    """The JSON object a reply's text holds (bare, or in a ``json`` fence)."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = body.rsplit("```", 1)[0]
+    return json.loads(body)
+
+
+def take_output(result: StepResult, output: type[BaseModel]) -> None:
+    """Fill ``output``/``output_error`` from the finish call, or from the reply's text
+    (native JSON mode); an invalid finish call stays a call, carrying the reason."""
+    calls = []
+    finish: ToolCall | None = None
+    for call in result.tool_calls:
+        if call.name == FINISH_TOOL and finish is None:
+            finish = call
+        else:
+            calls.append(call)
+    if finish is not None:
+        value, problem = _validate(output, finish.arguments)
+        problem = finish.error or problem
+        if problem is None:
+            result.output = value
+            result.tool_calls = calls
+            return
+        result.tool_calls = [*calls, finish._replace(error=problem)]
+        content = f"{problem}. Call {FINISH_TOOL} again with a valid answer."
+        result.output_error = Message.tool(finish.id, content, name=FINISH_TOOL, is_error=True)
+        return
+    if calls or result.stop_reason not in (StopReason.end_turn, StopReason.stop_sequence):
+        return  # tools to run first, or a step that failed for its own reason
+    text = result.text.strip()
+    if text.startswith(("{", "```")):
+        try:
+            value, problem = _validate(output, _json_answer(text))
+        except ValueError as exc:
+            value, problem = None, f"the answer is not valid JSON: {exc}"
+        if problem is None:
+            result.output = value
+            return
+    else:
+        problem = f"the step ended without calling {FINISH_TOOL}"
+    result.output_error = Message.user(
+        f"{problem}. Give the final answer by calling {FINISH_TOOL} "
+        "(or as JSON matching the schema, when asked for JSON)."
+    )
+
+
+def classify(result: StepResult, output: type[BaseModel] | None) -> None:
+    """Set ``outcome`` and ``reason`` (rules in the module docstring)."""
+    stop = result.stop_reason
+    if result.error is not None or stop is StopReason.error:
+        result.outcome, result.reason = Outcome.failed, f"the step failed: {result.error}"
+    elif result.output is not None:
+        result.outcome = Outcome.done
+    elif stop in _FAILED_STOPS:
+        result.outcome, result.reason = Outcome.failed, _FAILED_STOPS[stop]
+    elif result.tool_calls:
+        result.outcome = Outcome.run_tools
+    elif stop is StopReason.tool_use:
+        result.outcome = Outcome.failed
+        result.reason = "the model asked for tools, but no call came through whole"
+    elif output is not None:
+        result.outcome = Outcome.failed
+        error = result.output_error
+        result.reason = error.text() if error is not None else "no structured output"
+    else:
+        result.outcome = Outcome.done
+
+
+def tool_call_of(block: Block) -> ToolCall | None:
+    """The call a finished block is, if it is one."""
+    if block.syntax == "native":
+        if block.type != "tool_call":
+            return None
+        attrs = block.attrs
+        name = attrs.get("name")
+        call_id = attrs.get("id") or block.id
+        return ToolCall(str(call_id), str(name or ""), block.content, "native", block)
+    if block.syntax == "gadget":
+        return ToolCall(block.id, block.type, block.content, "gadget", block)
+    return None
+
+
+NATIVE_CALL = ("native", "tool_call")
+
+
+def failed_call(start: BlockStart, error: BlockError) -> ToolCall:
+    """A call whose block was rejected, kept so the loop can tell the model why."""
+    attrs = dict(start.attrs or {})
+    native = start.syntax == "native"
+    call_id = str(attrs.get("id") or start.block_id) if native else start.block_id
+    name = str(attrs.get("name") or "") if native else start.block_type
+    block = Block(start.block_id, start.block_type, start.syntax, None, None, attrs, error.raw)
+    return ToolCall(call_id, name, None, start.syntax, block, error.message)
+
+
+__all__ = ["Outcome", "StepResult", "ToolCall"]
