@@ -5,8 +5,8 @@ client (``HttpAgent`` from ``@ag-ui/client``): it calls the model with the regis
 system prompt and streams ``asse_body(...)`` — text messages, reasoning, tool calls and
 our blocks as CUSTOM events — as the response body.
 
-Needs ``pip install 'streamblocks[agui]'``; FastAPI (``pip install fastapi uvicorn``) only
-for the app itself.
+Needs the ``agui`` extra (``pip install '.[agui]'`` in the checkout); FastAPI
+(``pip install fastapi uvicorn``) only for the app itself.
 
 Offline (no ANTHROPIC_API_KEY): the model's reply is recording.ndjson, a recorded
 Anthropic Messages stream. ``python main.py`` sends one AG-UI request to the app in

@@ -98,7 +98,17 @@ def test_discovered_and_detected_without_import(env_python: Path) -> None:
     assert echolog["distribution"] == "echolog-streamblocks"
     assert echolog["version"] == "0.3.0"
     assert echolog["value"] == "echolog_streamblocks:EchoLogInputAdapter"
-    assert got["builtins"] == ["agui", "anthropic", "claude_cli", "codex_cli", "gemini", "openai"]
+    assert got["builtins"] == [
+        "agui",
+        "anthropic",
+        "claude_cli",
+        "codex_cli",
+        "gemini",
+        "langchain",
+        "ollama",
+        "openai",
+        "pydantic_ai",
+    ]
 
 
 def test_conformance_kit_runs_as_pytest_plugin(env_python: Path) -> None:

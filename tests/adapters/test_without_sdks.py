@@ -12,7 +12,10 @@ SCRIPT = textwrap.dedent(
     """
     import json, sys
 
-    BLOCKED = ("openai", "anthropic", "google.genai", "ag_ui", "httpx2")
+    BLOCKED = (
+        "openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama", "langchain_core",
+        "pydantic_ai",
+    )
     attempts = []
 
     class Block:
@@ -42,6 +45,11 @@ SCRIPT = textwrap.dedent(
                        "delta": {"type": "text_delta", "text": "z"}}],
         "gemini": [{"candidates": [{"content": {"parts": [{"text": "z"}]}}]}],
         "agui": [{"type": "TEXT_MESSAGE_CONTENT", "messageId": "m", "delta": "z"}],
+        "ollama": [{"model": "m", "created_at": "t", "done": True,
+                    "message": {"role": "assistant", "content": "z"}}],
+        "langchain": [{"type": "AIMessageChunk", "content": "z"}],
+        "pydantic_ai": [{"event_kind": "part_delta", "index": 0,
+                         "delta": {"part_delta_kind": "text", "content_delta": "z"}}],
     }
     print(json.dumps({
         "texts": {name: text(s) for name, s in streams.items()},
@@ -64,6 +72,19 @@ def test_everything_works_without_the_sdks() -> None:
         "anthropic": "z",
         "gemini": "z",
         "agui": "z",
+        "ollama": "z",
+        "langchain": "z",
+        "pydantic_ai": "z",
     }
-    assert got["loaded"] == ["agui", "anthropic", "claude_cli", "codex_cli", "gemini", "openai"]
+    assert got["loaded"] == [
+        "agui",
+        "anthropic",
+        "claude_cli",
+        "codex_cli",
+        "gemini",
+        "langchain",
+        "ollama",
+        "openai",
+        "pydantic_ai",
+    ]
     assert got["attempts"] == []  # nothing even tried to import an SDK

@@ -1,46 +1,42 @@
-"""Reading what ``streamblocks extract`` is given: raw text, NDJSON or SSE of provider events.
+"""What ``streamblocks extract`` is given: raw text, NDJSON or SSE of provider events.
 
 The format is decided from the first non-blank line: a JSON object means one provider
 event per line (NDJSON, as a JSONL log, ``claude -p --output-format stream-json`` or
 ``codex exec --json`` writes them), a JSON array of objects means one document holding
 the events (``claude -p --output-format json --verbose``), ``data:``/``event:`` lines
 mean a server-sent-events body, anything else is text. The provider is then detected from
-the first event, as the processor does for live streams.
+the first event, as the processor does for live streams. A line that is not an event is
+reported (file and line number) and skipped; the rest is read.
 """
 
 from __future__ import annotations
 
-import codecs
-import importlib
-import importlib.util
 import json
 import re
 import sys
 import warnings
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from importlib import metadata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from ..adapters import ENTRY_POINT_GROUP, IdentityInputAdapter, InputAdapter, detect_input_adapter
+from ..adapters import EventCategory, IdentityInputAdapter, InputAdapter, detect_input_adapter
 from ..core.errors import AdapterWarning
-from ..core.registry import BlockRegistry
+from .errors import CLIError
+from .loading import adapter_name, load_adapter
+from .reading import ByteReader, Decoder, Warn, _stderr_warning, decoded, lines
 
-BINARY_SNIFF = 8192
-READ_SIZE = 65536
+DEFAULT_CHUNK = 4096
+"""Characters per chunk of text input read from a file (a pipe gives what it has)."""
+
 _ARRAY_OF_OBJECTS = re.compile(r'\[\s*\{\s*"')
-
-
-class CLIError(Exception):
-    """A problem the user can fix; printed as one line, exit code 2."""
 
 
 @dataclass
 class Source:
-    """An opened input: its stream of items (text chunks or provider events) and how
-    it was read."""
+    """An opened input: its items (text chunks or provider events) and how it is read."""
 
+    name: str
     items: Iterator[Any]
     format: str
     """``"text"``, ``"ndjson"``, ``"json"`` (one array of events) or ``"sse"``."""
@@ -48,144 +44,11 @@ class Source:
     """``None`` for text."""
     size: int | None
     """Bytes, when known (a regular file)."""
-
-
-def adapter_names() -> list[str]:
-    return sorted({ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)})
-
-
-def load_adapter(name: str) -> InputAdapter:
-    """The adapter registered under the entry point ``name``."""
-    found = [ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
-    if not found:
-        names = ", ".join(["text", *adapter_names()])
-        raise CLIError(f"unknown adapter {name!r}; choose one of: {names}")
-    try:
-        obj = found[0].load()
-    except ImportError as exc:
-        raise CLIError(f"adapter {name!r} cannot be loaded: {exc}") from exc
-    adapter = obj() if isinstance(obj, type) else obj
-    if not (hasattr(adapter, "categorize") and hasattr(adapter, "extract_text")):
-        raise CLIError(f"entry point {name!r} ({found[0].value}) is not an input adapter")
-    return adapter  # type: ignore[no-any-return]
-
-
-def load_registry(spec: str) -> BlockRegistry:
-    """``path/to/file.py:attr`` or ``package.module:attr`` → the registry it names.
-
-    ``attr`` may be dotted, and may name a function returning a registry.
-    """
-    target, sep, attr = spec.rpartition(":")
-    if not sep or not target or not attr:
-        raise CLIError(f"--registry wants FILE.py:NAME or MODULE:NAME, got {spec!r}")
-    try:
-        if target.endswith(".py") or "/" in target or "\\" in target:
-            path = Path(target)
-            if not path.is_file():
-                raise CLIError(f"--registry: no such file: {target}")
-            name = f"_streamblocks_registry_{abs(hash(str(path.resolve())))}"
-            spec_obj = importlib.util.spec_from_file_location(name, path)
-            if spec_obj is None or spec_obj.loader is None:
-                raise CLIError(f"--registry: cannot import {target}")
-            module = importlib.util.module_from_spec(spec_obj)
-            sys.modules[name] = module
-            spec_obj.loader.exec_module(module)
-        else:
-            module = importlib.import_module(target)
-        obj: Any = module
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-        if not isinstance(obj, BlockRegistry) and callable(obj):
-            obj = obj()
-    except CLIError:
-        raise
-    except Exception as exc:
-        raise CLIError(f"cannot load registry {spec!r}: {type(exc).__name__}: {exc}") from exc
-    if not isinstance(obj, BlockRegistry):
-        raise CLIError(f"{spec!r} is a {type(obj).__name__}, not a BlockRegistry")
-    return obj
-
-
-def _open(path: str) -> tuple[IO[bytes], int | None]:
-    if path == "-":
-        return sys.stdin.buffer, None
-    try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed by the reader
-    except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        size: int | None = Path(path).stat().st_size
-    except OSError:
-        size = None
-    return handle, size
-
-
-class _Reader:
-    """Buffered binary reading with a byte counter (for the progress bar)."""
-
-    def __init__(self, handle: IO[bytes], name: str) -> None:
-        self.handle = handle
-        self.name = name
-        self.head = handle.read(BINARY_SNIFF)
-        self.position = 0
-        self.on_progress: Callable[[int], None] | None = None
-        if b"\x00" in self.head:
-            raise CLIError(f"{name} looks like a binary file (it contains NUL bytes)")
-
-    def _advance(self, count: int) -> None:
-        self.position += count
-        if self.on_progress is not None:
-            self.on_progress(self.position)
-
-    def blocks(self) -> Iterator[bytes]:
-        if self.head:
-            head, self.head = self.head, b""
-            self._advance(len(head))
-            yield head
-        while True:
-            data = self.handle.read(READ_SIZE)
-            if not data:
-                return
-            self._advance(len(data))
-            yield data
-
-    def text(self) -> Iterator[str]:
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        offset = 0
-        for data in self.blocks():
-            try:
-                text = decoder.decode(data)
-            except UnicodeDecodeError as exc:
-                raise CLIError(
-                    f"{self.name} is not UTF-8 text (byte {offset + exc.start})"
-                ) from None
-            offset += len(data)
-            if text:
-                yield text
-        try:
-            tail = decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            raise CLIError(f"{self.name} is not UTF-8 text (it ends inside a character)") from None
-        if tail:
-            yield tail
-
-    def lines(self) -> Iterator[str]:
-        parts: list[str] = []  # the current line's pieces: no quadratic joins
-        for text in self.text():
-            if "\n" not in text:
-                parts.append(text)
-                continue
-            first, *complete, last = text.split("\n")
-            parts.append(first)
-            yield "".join(parts)
-            yield from complete
-            parts = [last] if last else []
-        if parts:
-            yield "".join(parts)
+    reader: ByteReader | None = field(default=None, repr=False)
 
     def close(self) -> None:
-        if self.handle is not sys.stdin.buffer:
-            self.handle.close()
+        if self.reader is not None:
+            self.reader.close()
 
 
 def _first_line(head: bytes) -> str:
@@ -217,7 +80,7 @@ def sniff(head: bytes) -> str:
     return "text"
 
 
-def _json_items(lines: Iterator[str], name: str, sse: bool) -> Iterator[Any]:
+def _json_items(lines: Iterator[str], name: str, sse: bool, warn: Warn) -> Iterator[Any]:
     for number, line in enumerate(lines, 1):
         line = line.strip().lstrip("\ufeff")
         if not line:
@@ -226,25 +89,26 @@ def _json_items(lines: Iterator[str], name: str, sse: bool) -> Iterator[Any]:
             if line.startswith(("event:", "id:", "retry:", ":")):
                 continue
             if not line.startswith("data:"):
-                raise CLIError(f"{name}, line {number}: not a server-sent-events line")
+                warn(f"{name}, line {number}: not a server-sent-events line; skipped")
+                continue
             line = line[5:].strip()
             if line == "[DONE]" or not line:
                 continue
         try:
             value = json.loads(line)
         except ValueError as exc:
-            raise CLIError(f"{name}, line {number}: invalid JSON ({exc})") from None
+            warn(f"{name}, line {number}: invalid JSON ({exc}); skipped")
+            continue
         if isinstance(value, list) and all(isinstance(item, dict) for item in value):
             yield from value  # a whole transcript as one array on one line
-            continue
-        if not isinstance(value, dict):
-            raise CLIError(
-                f"{name}, line {number}: expected a JSON object, got {type(value).__name__}"
-            )
-        yield value
+        elif isinstance(value, dict):
+            yield value
+        else:
+            kind = type(value).__name__
+            warn(f"{name}, line {number}: expected a JSON object, got {kind}; skipped")
 
 
-def _array_items(texts: Iterator[str], name: str) -> Iterator[Any]:
+def _array_items(texts: Iterator[str], name: str, warn: Warn) -> Iterator[Any]:
     """The events of an input that is one JSON array (read whole: it is one document)."""
     try:
         value = json.loads("".join(texts).lstrip("\ufeff"))
@@ -253,64 +117,62 @@ def _array_items(texts: Iterator[str], name: str) -> Iterator[Any]:
     if not isinstance(value, list):
         raise CLIError(f"{name}: expected a JSON array of events, got {type(value).__name__}")
     for index, item in enumerate(value):
-        if not isinstance(item, dict):
-            raise CLIError(
-                f"{name}, item {index}: expected a JSON object, got {type(item).__name__}"
-            )
-        yield item
+        if isinstance(item, dict):
+            yield item
+        else:
+            kind = type(item).__name__
+            warn(f"{name}, item {index}: expected a JSON object, got {kind}; skipped")
 
 
-def _detected(items: Iterator[Any], name: str, forced: InputAdapter | None) -> Source | None:
-    """Peek the first event, choose the adapter; ``None`` for an empty input."""
-    try:
-        first = next(items)
-    except StopIteration:
-        return None
-    adapter = forced
-    if adapter is None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", AdapterWarning)
-            adapter = detect_input_adapter(first)
-        if isinstance(adapter, IdentityInputAdapter):
-            keys = ", ".join(sorted(first)[:6])
+def shape(event: Any) -> str:
+    """A short description of an event: its ``type`` and first keys."""
+    if not isinstance(event, dict):
+        return type(event).__name__
+    keys = ", ".join(sorted(event)[:6]) + (", …" if len(event) > 6 else "")
+    kind = event.get("type")
+    return (f'type "{kind}", ' if isinstance(kind, str) else "") + f"keys: {keys}"
+
+
+def _auto(first: Any) -> InputAdapter:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", AdapterWarning)
+        return detect_input_adapter(first)
+
+
+def _fits(adapter: Any, first: Any) -> bool:
+    matches = getattr(adapter, "matches", None)
+    if matches is not None:
+        return bool(matches(first))
+    return bool(adapter.categorize(first) is not EventCategory.SKIP)
+
+
+def choose_adapter(first: Any, name: str, forced: str | None, warn: Warn) -> InputAdapter:
+    """The adapter for a stream whose first event is ``first``: the one asked for (with
+    one warning when it does not recognise the event), else the detected one."""
+    detected = _auto(first)
+    unknown = isinstance(detected, IdentityInputAdapter)
+    if forced is None:
+        if unknown:
             raise CLIError(
-                f"{name}: unknown event format (first event has keys: {keys}); "
+                f"{name}: unknown event format (first event: {shape(first)}); "
                 "choose an adapter with --adapter NAME (see `streamblocks adapters`)"
             )
+        return detected
+    adapter = load_adapter(forced)
+    if not _fits(adapter, first):
+        other = "no installed adapter" if unknown else f"the {adapter_name(detected)} adapter"
+        warn(
+            f"{name}: --adapter {forced} does not recognise the first event ({shape(first)}); "
+            f"{other} would match it"
+        )
+    return adapter
 
-    def chained() -> Iterator[Any]:
-        yield first
-        yield from items
 
-    return Source(chained(), "ndjson", adapter, None)
-
-
-def open_source(
-    path: str, *, adapter: str | None = None, chunk: int | None = None
-) -> tuple[Source, _Reader]:
-    """Open ``path`` (``-`` for stdin) and decide how to read it."""
-    handle, size = _open(path)
-    name = "<stdin>" if path == "-" else path
-    reader = _Reader(handle, name)
-    forced = load_adapter(adapter) if adapter not in (None, "text") else None
-    kind = "text" if adapter == "text" else sniff(reader.head)
-    if forced is not None and kind == "text":
-        kind = "ndjson"  # an adapter was asked for: the input must be events
-    if kind == "text":
-        size_chunk = chunk or 4096
-        source = Source(_rechunk(reader.text(), size_chunk), "text", None, size)
-    else:
-        if kind == "json":
-            items = _array_items(reader.text(), name)
-        else:
-            items = _json_items(reader.lines(), name, sse=kind == "sse")
-        found = _detected(items, name, forced)
-        if found is None:
-            source = Source(iter(()), kind, forced, size)
-        else:
-            found.format, found.size = kind, size
-            source = found
-    return source, reader
+def _events(reader: ByteReader, kind: str, decoder: Decoder, warn: Warn) -> Iterator[Any]:
+    texts = decoded(reader, decoder)
+    if kind == "json":
+        return _array_items(texts, reader.name, warn)
+    return _json_items(lines(texts), reader.name, kind == "sse", warn)
 
 
 def _rechunk(texts: Iterator[str], size: int) -> Iterator[str]:
@@ -319,4 +181,66 @@ def _rechunk(texts: Iterator[str], size: int) -> Iterator[str]:
             yield text[start : start + size]
 
 
-__all__ = ["CLIError", "Source", "load_adapter", "load_registry", "open_source", "sniff"]
+def _open(path: str) -> tuple[Any, str, int | None]:
+    if path == "-":
+        return sys.stdin.buffer, "<stdin>", None
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed by Source.close
+        size: int | None = Path(path).stat().st_size
+    except OSError as exc:
+        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    return handle, path, size
+
+
+def open_source(
+    path: str,
+    *,
+    adapter: str | None = None,
+    chunk: int | None = None,
+    encoding: str = "utf-8",
+    warn: Warn = _stderr_warning,
+) -> Source:
+    """Open ``path`` (``-`` for stdin) and decide how to read it. The items come as the
+    input arrives: a pipe's lines are events as soon as each line ends."""
+    handle, name, size = _open(path)
+    try:
+        reader = ByteReader(handle, name)
+    except BaseException:
+        if path != "-":
+            handle.close()
+        raise
+    try:
+        return _source(reader, size, adapter, chunk, Decoder(encoding, name, warn), warn)
+    except BaseException:
+        reader.close()
+        raise
+
+
+def _source(
+    reader: ByteReader,
+    size: int | None,
+    adapter: str | None,
+    chunk: int | None,
+    decoder: Decoder,
+    warn: Warn,
+) -> Source:
+    kind = "text" if adapter == "text" else sniff(reader.head)
+    if adapter not in (None, "text") and kind == "text":
+        kind = "ndjson"  # an adapter was asked for: the input must be events
+    if kind == "text":
+        items = _rechunk(decoded(reader, decoder), chunk or DEFAULT_CHUNK)
+        return Source(reader.name, items, "text", None, size, reader)
+    events = _events(reader, kind, decoder, warn)
+    first = next(events, None)
+    if first is None:
+        return Source(reader.name, iter(()), kind, None, size, reader)
+    chosen = choose_adapter(first, reader.name, adapter, warn)
+
+    def chained() -> Iterator[Any]:
+        yield first
+        yield from events
+
+    return Source(reader.name, chained(), kind, chosen, size, reader)
+
+
+__all__ = ["Source", "choose_adapter", "open_source", "shape", "sniff"]

@@ -216,7 +216,7 @@ def _sdk_builder(provider: str, wanted: bool | None) -> Callable[[dict[str, Any]
         if wanted:
             raise ImportError(
                 f"MockProvider(sdk_types=True) for {provider!r} needs the provider's SDK: "
-                f"pip install 'streamblocks[{provider.split('-')[0]}]'"
+                f"pip install '.[{provider.split('-')[0]}]' in the streamblocks checkout"
             ) from None
         return None
     return build

@@ -1,0 +1,213 @@
+"""``streamblocks extract``: the blocks of files, globs or a live pipe."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any, TextIO
+
+from ..batch import ReadOptions, expand, read_all
+from ..errors import CLIError
+from ..loading import check_adapter_name
+from ..model import Tally
+from ..options import (
+    add_delay_option,
+    add_output_options,
+    add_registry_options,
+    encoding,
+    integer,
+)
+from ..output import exit_code, renderer_for
+from ..progress import Progress
+from ..reading import _stderr_warning
+from ..render import JSONRenderer, Renderer
+
+PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+"""A single file at least this large gets a progress bar (when stderr is a terminal)."""
+
+DESCRIPTION = """\
+Read raw text, or NDJSON/SSE of provider events (OpenAI, Anthropic, Gemini, AG-UI,
+Claude CLI and Codex CLI transcripts, and any installed adapter; detected from the first
+line), and show the blocks. A pipe is read as it arrives: `claude -p --output-format
+stream-json ... | streamblocks extract` shows each event when the agent writes it.
+
+Without --registry the block types cover all five syntaxes: note and todo (!!id:type),
+patch (!!start + YAML), shell (``` fences with a block_type), cite and thinking (XML tags),
+Search (!!!GADGET_START:Search); any other type name, a gadget call too, shows as a
+generic block (--unknown block)."""
+
+EPILOG = """\
+exit status: 0 done (skipped lines are warnings); 1 with --strict when a block was
+rejected, a run failed or a line was skipped; 2 usage error or an unreadable input; 130
+interrupted."""
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = subparsers.add_parser(
+        "extract",
+        help="extract blocks from text, recorded provider streams or agent transcripts",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "files",
+        nargs="*",
+        metavar="FILE",
+        help="files or glob patterns (runs/*.jsonl); - or none: standard input",
+    )
+    parser.add_argument(
+        "--adapter",
+        metavar="NAME",
+        help="read the input with this adapter (`streamblocks adapters` lists them), "
+        "or `text` to read it as raw text",
+    )
+    parser.add_argument(
+        "--chunk",
+        type=integer(1),
+        metavar="N",
+        help="characters per chunk of a text file (4096)",
+    )
+    add_delay_option(parser, 0.0, "seconds between chunks (a replay)")
+    parser.add_argument(
+        "--encoding",
+        type=encoding,
+        default="utf-8",
+        metavar="NAME",
+        help="the inputs' encoding (default utf-8); undecodable bytes become � with a warning",
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=integer(1, 256),
+        default=1,
+        metavar="N",
+        help="read files in this many worker processes (each file's events stay together)",
+    )
+    parser.add_argument("--out", metavar="FILE", help="write the events as JSON Lines to FILE")
+    add_registry_options(parser)
+    add_output_options(parser)
+    parser.set_defaults(handler=run, usage_text=parser.format_usage())
+    return parser
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size if path != "-" else 0
+    except OSError:
+        return 0
+
+
+def _stdin_is_terminal() -> bool:
+    stdin = sys.stdin
+    return stdin is not None and hasattr(stdin, "isatty") and stdin.isatty()
+
+
+def _progress(paths: list[str]) -> Progress | None:
+    if not sys.stderr.isatty() or paths == ["-"]:
+        return None
+    sizes = [_size(path) for path in paths]
+    if len(paths) == 1 and sizes[0] < PROGRESS_MIN_BYTES:
+        return None
+    return Progress(sys.stderr, len(paths), sum(sizes))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.adapter is not None:
+        check_adapter_name(args.adapter)
+    if not args.files and _stdin_is_terminal():
+        sys.stderr.write(
+            args.usage_text + "streamblocks extract: standard input is a terminal; pipe a "
+            "stream in (claude -p --output-format stream-json ... | streamblocks extract) "
+            "or name files (`streamblocks extract --help`)\n"
+        )
+        return 2
+    paths = expand(args.files or ["-"])
+    out: TextIO = sys.stdout
+    if args.out:
+        try:
+            out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise CLIError(f"--out: cannot write {args.out}: {exc.strerror or exc}") from None
+    try:
+        if args.out:
+            args.render = "json"
+        renderer = renderer_for(args, out, live=bool(args.delay))
+        return _extract(args, paths, renderer)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+
+
+def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> int:
+    options = ReadOptions(
+        adapter=args.adapter,
+        chunk=args.chunk,
+        encoding=args.encoding,
+        registry=args.registry,
+        unknown=args.unknown,
+        delay=args.delay,
+    )
+    several = len(paths) > 1
+    progress = _progress(paths)
+    shared_terminal = progress is not None and renderer.out.isatty()
+    tally = Tally(renderer.prices)
+    skipped = failed = 0
+
+    def warn(message: str) -> None:
+        nonlocal skipped
+        skipped += 1
+        if progress is not None:
+            progress.clear()
+        _stderr_warning(message)
+
+    done_bytes = 0
+
+    def on_bytes(position: int) -> None:
+        if progress is not None and not shared_terminal:
+            progress.bytes = done_bytes + position
+            progress.update()
+
+    inputs = read_all(paths, options, jobs=args.jobs, warn=warn, on_bytes=on_bytes)
+    try:
+        for path, records in inputs:
+            if progress is not None and shared_terminal:
+                progress.clear()
+            if several:
+                renderer.begin_source("<stdin>" if path == "-" else path)
+            try:
+                for record in records:
+                    renderer(record)
+                    tally.add(record)
+                    if progress is not None and record["type"] == "STREAM_FINISHED":
+                        progress.blocks, progress.errors = tally.blocks, tally.errors
+            except CLIError as exc:
+                if not several:
+                    raise
+                failed += 1
+                if progress is not None:
+                    progress.clear()
+                print(f"streamblocks: {exc}", file=sys.stderr, flush=True)
+            tally.files += 1
+            done_bytes += _size(path)
+            if progress is not None:
+                progress.files, progress.bytes = tally.files, done_bytes
+                progress.update(force=tally.files == len(paths))
+    finally:
+        inputs.close()  # stops the worker processes at once when the output went away
+        renderer.close()
+        if progress is not None:
+            progress.clear()
+    if several:
+        if isinstance(renderer, JSONRenderer):
+            if args.out:
+                print(f"streamblocks: {tally.line()}", file=sys.stderr)
+        else:
+            renderer.totals(tally.line())
+    if failed:
+        return 2
+    return exit_code(renderer, args.strict, skipped)
+
+
+__all__ = ["add_parser", "run"]

@@ -1,0 +1,61 @@
+"""From the output options to a renderer, and from a finished run to an exit status."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+from .errors import CLIError
+from .model import Prices, event_dict
+from .render import Renderer, make_renderer, rich_available
+
+
+def color_wanted(args: argparse.Namespace) -> bool:
+    """Colours unless ``--no-color`` or ``NO_COLOR`` (any non-empty value) says no."""
+    return not (getattr(args, "no_color", False) or os.environ.get("NO_COLOR"))
+
+
+def prices_from(args: argparse.Namespace) -> Prices | None:
+    path = getattr(args, "prices", None)
+    if not path:
+        return None
+    try:
+        return Prices.load(path)
+    except ValueError as exc:
+        raise CLIError(str(exc)) from None
+
+
+def renderer_for(args: argparse.Namespace, out: TextIO, *, live: bool = True) -> Renderer:
+    """The renderer the output options ask for."""
+    if args.render == "rich" and not rich_available():
+        raise CLIError(
+            "--render rich needs rich: pip install '.[cli]' in the streamblocks checkout"
+        )
+    return make_renderer(
+        out,
+        render=args.render,
+        hide_text=args.hide_text,
+        live=live,
+        color=color_wanted(args),
+        prices=prices_from(args),
+    )
+
+
+def render_events(events: Iterable[Any], renderer: Renderer) -> None:
+    """Show a stream's events as they come (one run, no ``source``)."""
+    try:
+        for event in events:
+            renderer(event_dict(event))
+    finally:
+        renderer.close()
+
+
+def exit_code(renderer: Renderer, strict: bool, skipped: int = 0) -> int:
+    """0, or 1 with ``--strict`` when a block was rejected, the stream failed or input
+    was skipped."""
+    return 1 if strict and (renderer.errors or renderer.failed or skipped) else 0
+
+
+__all__ = ["color_wanted", "exit_code", "prices_from", "render_events", "renderer_for"]

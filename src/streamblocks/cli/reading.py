@@ -1,0 +1,152 @@
+"""Bytes in, text out, as it arrives: the reading under ``streamblocks extract``.
+
+A pipe is read with one ``read1`` at a time (whatever the writer has sent, never waiting
+for a full block), so a live agent's lines reach the processor when they are written.
+Text is decoded incrementally; bytes that do not decode become U+FFFD with a warning
+naming their offset, never a traceback.
+"""
+
+from __future__ import annotations
+
+import codecs
+import sys
+from collections.abc import Callable, Iterator
+from typing import IO
+
+from .errors import CLIError
+
+READ_SIZE = 65536
+"""Most bytes taken by one read (a pipe returns what is there, often much less)."""
+
+SNIFF_LIMIT = 8192
+"""Bytes read at most before the format is decided."""
+
+DECODE_WARNINGS = 5
+"""Undecodable spots named one by one; after that, a count at the end."""
+
+Warn = Callable[[str], None]
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"streamblocks: warning: {message}", file=sys.stderr, flush=True)
+
+
+class ByteReader:
+    """An open input: its first bytes (``head``, for sniffing) and the rest, read live."""
+
+    def __init__(self, handle: IO[bytes], name: str) -> None:
+        self.handle = handle
+        self.name = name
+        self.position = 0
+        """Bytes handed out so far."""
+        self._read = getattr(handle, "read1", handle.read)
+        self.head = self._sniff_head()
+        if b"\x00" in self.head:
+            raise CLIError(f"{name} looks like a binary file (it contains NUL bytes)")
+
+    def _sniff_head(self) -> bytes:
+        """Read until the first non-blank line is complete (and the next one when it is a
+        lone ``[``), the input ends, or ``SNIFF_LIMIT`` bytes: no more than sniffing needs."""
+        head = b""
+        while len(head) < SNIFF_LIMIT and not _enough(head):
+            data = self._read(SNIFF_LIMIT - len(head))
+            if not data:
+                break
+            head += data
+        return head
+
+    def chunks(self) -> Iterator[bytes]:
+        if self.head:
+            head, self.head = self.head, b""
+            self.position += len(head)
+            yield head
+        while True:
+            data = self._read(READ_SIZE)
+            if not data:
+                return
+            self.position += len(data)
+            yield data
+
+    def close(self) -> None:
+        if self.handle is not getattr(sys.stdin, "buffer", None):
+            self.handle.close()
+
+
+def _enough(head: bytes) -> bool:
+    lines = head.lstrip().split(b"\n")
+    complete = [line.strip() for line in lines[:-1] if line.strip()]
+    if not complete:
+        return False
+    return complete[0] != b"[" or len(complete) > 1
+
+
+class Decoder:
+    """Incremental decoding that replaces what does not decode and says where."""
+
+    def __init__(self, encoding: str, name: str, warn: Warn = _stderr_warning) -> None:
+        self.encoding = encoding
+        self.decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+        self.name = name
+        self.warn = warn
+        self.fed = 0
+        """Bytes passed to the decoder so far (the offset of the next byte)."""
+        self.bad = 0
+
+    def decode(self, data: bytes, final: bool = False) -> str:
+        out: list[str] = []
+        while True:
+            state = self.decoder.getstate()[0]
+            pending = state if isinstance(state, bytes) else b""
+            try:
+                out.append(self.decoder.decode(data, final))
+            except UnicodeDecodeError as exc:
+                whole, start = pending + data, self.fed - len(pending)
+                self.decoder.reset()
+                out.append(whole[: exc.start].decode(self.encoding))
+                out.append("\ufffd")
+                self._note(start + exc.start, exc.end - exc.start, exc.reason)
+                self.fed = start + exc.end
+                data = whole[exc.end :]
+                continue
+            self.fed += len(data)
+            if final and self.bad > DECODE_WARNINGS:
+                self.warn(f"{self.name}: {self.bad} undecodable spots in all, each shown as �")
+            return "".join(out)
+
+    def _note(self, offset: int, length: int, reason: str) -> None:
+        self.bad += 1
+        if self.bad <= DECODE_WARNINGS:
+            what = "byte" if length == 1 else f"{length} bytes"
+            self.warn(
+                f"{self.name}: undecodable {what} at byte {offset} ({reason}); replaced with �"
+            )
+
+
+def decoded(reader: ByteReader, decoder: Decoder) -> Iterator[str]:
+    """The input's text, piece by piece as it arrives."""
+    for data in reader.chunks():
+        text = decoder.decode(data)
+        if text:
+            yield text
+    tail = decoder.decode(b"", final=True)
+    if tail:
+        yield tail
+
+
+def lines(texts: Iterator[str]) -> Iterator[str]:
+    """Complete lines (without their newline) as soon as each one ends; no quadratic joins."""
+    parts: list[str] = []
+    for text in texts:
+        if "\n" not in text:
+            parts.append(text)
+            continue
+        first, *complete, last = text.split("\n")
+        parts.append(first)
+        yield "".join(parts)
+        yield from complete
+        parts = [last] if last else []
+    if parts:
+        yield "".join(parts)
+
+
+__all__ = ["ByteReader", "Decoder", "decoded", "lines"]
