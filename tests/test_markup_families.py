@@ -120,3 +120,15 @@ def test_typed_by_schema(text: str, schema: dict[str, Any] | None, value: Any) -
 def test_python_literal_evaluates_nothing_else(text: str) -> None:
     with pytest.raises(ValueError, match="literal"):
         python_literal(text)
+
+
+def test_a_tools_object_types_the_values() -> None:
+    from streamblocks.tools import Tools
+
+    def get_weather(city: str, days: int, metric: bool = True) -> str:
+        """The weather."""
+        return city
+
+    markup = Markup("glm", tools=Tools([get_weather]))
+    assert typed("3", markup.schemas["get_weather"]["properties"]["days"]) == 3
+    assert typed("3", markup.schemas["get_weather"]["properties"]["city"]) == "3"

@@ -74,6 +74,21 @@ class Reader:
 
     def feed(self, text: str) -> list[Piece]:
         """Read the next piece of the reply."""
+        if self._mode == _THINK and not self._held and not self._lead:
+            literals = self._think_literals
+            stop = literals.firsts
+            if (
+                stop not in text if len(stop) == 1 else literals.first.search(text) is None  # type: ignore[union-attr]
+            ):  # thinking text only
+                self.examined += len(text)
+                body = text.rstrip()
+                if not body:
+                    self._blank += text
+                    return []
+                delta = self._blank + body if self._blank else body
+                self._blank = text[len(body) :]
+                self.attributed += len(delta)
+                return [("content", delta)]
         buf = self._held + text if self._held else text
         self._held = ""
         if buf and not self.ended:

@@ -16,7 +16,7 @@ class Literals:
     """A set of literal markers: the first one in a text, and how much of a text's end
     may still become one."""
 
-    __slots__ = ("first", "literals", "longest", "pattern", "prefixes", "search")
+    __slots__ = ("first", "firsts", "literals", "longest", "pattern", "prefixes", "search")
 
     def __init__(self, literals: Iterable[str]) -> None:
         found = sorted({lit for lit in literals if lit}, key=len, reverse=True)
@@ -26,6 +26,7 @@ class Literals:
         self.pattern = re.compile("|".join(map(re.escape, found))) if found else None
         self.search = self.pattern.search if self.pattern is not None else _nothing
         firsts = "".join(sorted({lit[0] for lit in found}))
+        self.firsts = firsts  # the characters a marker can begin with
         self.first = re.compile(f"[{re.escape(firsts)}]") if firsts else None
 
     def held(self, text: str, start: int) -> int:

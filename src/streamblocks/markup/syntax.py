@@ -82,7 +82,11 @@ class MarkupRegion(InlineReader):
         before = self._given
         self._given += stop - start
         reader = self.reader
-        self._apply(reader.feed(text[start:stop]), out)
+        pieces = reader.feed(text[start:stop] if start or stop != len(text) else text)
+        if len(pieces) == 1 and pieces[0][0] == "content":  # thinking text: the common case
+            out.content(len(pieces[0][1]))
+        else:
+            self._apply(pieces, out)
         if not reader.ended:
             return GO_ON
         if self._initial and before == 0 and reader.attributed == 0 and not out.block_open:
