@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-COMMANDS: list[str] = ["extract", "demo", "run", "adapters", "prompt"]
+COMMANDS: list[str] = ["extract", "demo", "run", "adapters", "prompt", "streamblocks.view.command"]
 
 
 def load(name: str) -> ModuleType:

@@ -1,0 +1,140 @@
+"""``streamblocks view``: show a stream or an agent run as a live web page.
+
+The command table in :mod:`streamblocks.cli` registers this module with
+:func:`add_parser`; :func:`run` is the handler. Starlette and uvicorn are imported only
+here, when the command runs, so the rest of the CLI works without the ``[view]`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import threading
+import webbrowser
+from pathlib import Path
+from typing import IO, Any
+
+EXTRA_MODULES = ("starlette", "uvicorn", "ag_ui")
+INSTALL_HINT = (
+    "streamblocks view needs the [view] extra (Starlette, uvicorn and the AG-UI SDK): "
+    "from a checkout of this project run  pip install '.[view]'"
+)
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``view`` to the ``streamblocks`` subcommands (``commands`` is the object
+    ``ArgumentParser.add_subparsers()`` returned)."""
+    view: argparse.ArgumentParser = commands.add_parser(
+        "view",
+        help="show a stream or an agent run as a live web page",
+        description="Serve a local page that shows a stream as people want to read it: "
+        "text, thinking, tool calls and results, commands, file changes, code and custom "
+        "blocks. A file is replayed; - or a pipe is shown live as it arrives.",
+    )
+    view.add_argument(
+        "file",
+        nargs="?",
+        default="-",
+        help="a transcript, recorded stream, text file or exported run; - for stdin (default)",
+    )
+    view.add_argument("--port", type=int, default=0, help="port to serve on (default: a free one)")
+    view.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine)"
+    )
+    view.add_argument("--no-open", action="store_true", help="do not open a browser")
+    view.add_argument(
+        "--adapter",
+        metavar="NAME",
+        help="read the input with this input adapter (`streamblocks adapters` lists them), "
+        "or `text` to read it as raw text",
+    )
+    view.add_argument(
+        "--registry",
+        metavar="SPEC",
+        help="the block types: path/to/file.py:NAME or package.module:NAME",
+    )
+    view.add_argument(
+        "--replay-speed",
+        type=float,
+        default=None,
+        metavar="X",
+        help="replay a file at X times the pace of its timestamps (default: at once)",
+    )
+    view.set_defaults(handler=run)
+    return view
+
+
+def _missing_extra() -> bool:
+    return any(importlib.util.find_spec(name) is None for name in EXTRA_MODULES)
+
+
+def _processor(args: argparse.Namespace) -> Any:
+    from .. import StreamBlockProcessor
+    from ..cli.loading import load_adapter
+    from ..cli.registries import registry_for
+
+    adapter: Any = None if args.adapter in (None, "text") else load_adapter(args.adapter)
+    if args.adapter is None:
+        adapter = "auto"
+    registry, unknown = registry_for(args.registry, None)
+    return StreamBlockProcessor(registry, input_adapter=adapter, unknown=unknown)
+
+
+def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
+    from .server import ViewError
+
+    if args.file == "-":
+        return sys.stdin.buffer, "<stdin>", True
+    path = Path(args.file)
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise ViewError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    return handle, path.name, not path.is_file()  # a named pipe is live too
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the page until Ctrl-C. Exit codes: 0 stopped, 2 usage (missing extra, port
+    in use, unreadable input)."""
+    if _missing_extra():
+        print(f"streamblocks: {INSTALL_HINT}", file=sys.stderr)
+        return 2
+    from . import runs, source
+    from .server import ViewError, bind, create_app, host_names, serve, url_of
+
+    if args.replay_speed is not None and args.replay_speed <= 0:
+        print("streamblocks: --replay-speed must be greater than 0", file=sys.stderr)
+        return 2
+    try:
+        processor = _processor(args)
+        handle, title, live = _input(args)
+        sock = bind(args.host, args.port)
+    except ViewError as exc:
+        print(f"streamblocks: {exc}", file=sys.stderr)
+        return 2
+    speed = None if live else args.replay_speed
+    items = source.read(handle, text=args.adapter == "text", speed=speed)
+    the_run = runs.Run()
+    app = create_app(
+        the_run,
+        title=title,
+        live=live,
+        hosts=host_names(args.host),
+        on_startup=lambda: runs.start(the_run, processor, items),
+    )
+    url = url_of(sock)
+
+    def started() -> None:
+        print(f"streamblocks view: {url}  (Ctrl-C to stop)", flush=True)
+        if not args.no_open:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    try:
+        serve(app, sock, started)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print("streamblocks view: stopped", file=sys.stderr)
+    return 0

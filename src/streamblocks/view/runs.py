@@ -1,0 +1,212 @@
+"""One run shown by the viewer: its input processed once, its AG-UI messages kept.
+
+A reader thread feeds the input through the processor; each of our events goes to a
+:class:`~streamblocks.content.MessageAccumulator` (for *Export*) and to the project's
+:class:`~streamblocks.ext.agui.AGUIOutputAdapter`, whose events are encoded by
+:func:`~streamblocks.ext.agui.encode_sse` (the AG-UI SDK's ``EventEncoder``) and appended
+to :attr:`Run.messages`. Every page that connects gets the messages from the start and
+then the new ones as they come, so reloading the page loses nothing.
+
+Two things the AG-UI events do not carry are added as ``CUSTOM`` events named
+``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
+library raised) and ``tool_error`` (``TOOL_CALL_RESULT`` has no error flag).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from .. import Passthrough, StreamBlockProcessor, StreamStarted
+from ..content import Message, MessageAccumulator
+from ..ext.agui import AGUIOutputAdapter, encode_sse
+from .message import finished, message_events
+from .source import BadInput, Document
+
+VIEW_PREFIX = "streamblocks.view."
+
+
+class Run:
+    """The encoded SSE messages of one run, shared by every page that watches it."""
+
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+        self.done = False
+        self.accumulator = MessageAccumulator()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Event | None = None
+        self._wake_pending = False
+        self._lock = threading.Lock()
+
+    # -- the reader thread's side ------------------------------------------------------
+
+    def extend(self, messages: Iterable[str]) -> None:
+        self.messages.extend(messages)
+        self._wake()
+
+    def finish(self) -> None:
+        self.done = True
+        self._wake()
+
+    def _wake(self) -> None:
+        with self._lock:
+            if self._loop is None or self._wake_pending:
+                return
+            self._wake_pending = True
+        self._loop.call_soon_threadsafe(self._notify)
+
+    # -- the event loop's side ---------------------------------------------------------
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Wake waiters on ``loop`` (the server's) from now on."""
+        with self._lock:
+            self._loop = loop
+            self._changed = asyncio.Event()
+
+    def _notify(self) -> None:
+        with self._lock:
+            self._wake_pending = False
+        if self._changed is not None:
+            self._changed.set()
+            self._changed = asyncio.Event()
+
+    async def follow(self, start: int = 0, batch: int = 2000) -> Any:
+        """The SSE body from message ``start`` on: each message with its ``id`` (its
+        index + 1, so a reconnecting page resumes with ``Last-Event-ID``), several
+        joined per chunk; ends when the run has ended and everything was sent."""
+        index = start
+        while True:
+            available = len(self.messages)
+            if index < available:
+                stop = min(available, index + batch)
+                yield "".join(
+                    f"id: {number + 1}\n{self.messages[number]}" for number in range(index, stop)
+                )
+                index = stop
+                continue
+            if self.done:
+                return
+            changed = self._changed
+            if changed is None:
+                await asyncio.sleep(0.05)
+            else:
+                await changed.wait()
+
+    @property
+    def message(self) -> Message:
+        """The run so far as the content model (what *Export* saves)."""
+        return self.accumulator.message
+
+
+def _viewer_event(name: str, value: dict[str, Any]) -> Any:
+    from ag_ui.core import CustomEvent
+
+    return CustomEvent(name=VIEW_PREFIX + name, value=value)
+
+
+class _Converter:
+    """Our events → AG-UI events (+ the viewer's own), for one run."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.output = AGUIOutputAdapter().for_stream()
+
+    def convert(self, event: Any) -> list[Any]:
+        self.run.accumulator.add(event)
+        if isinstance(event, Passthrough):
+            return list(self.output.passthrough(event.event))
+        out = list(self.output.to_protocol_event(event))
+        block = getattr(event, "block", None)
+        if (
+            block is not None
+            and block.syntax == "native"
+            and block.type == "tool_result"
+            and block.attrs.get("is_error")
+        ):
+            call_id = str(block.attrs.get("tool_call_id") or block.id)
+            out.append(_viewer_event("tool_error", {"tool_call_id": call_id}))
+        return out
+
+    def publish(self, agui: list[Any]) -> None:
+        if agui:
+            self.run.extend(encode_sse(agui))
+
+    def warn(self, message: str) -> None:
+        self.publish([_viewer_event("warning", {"message": message})])
+
+
+def _events(
+    processor: StreamBlockProcessor, items: Iterator[Any], converter: _Converter
+) -> Iterator[Any]:
+    """Our events for the input; its warnings and an exported run handled on the way."""
+    first = next(items, None)
+    if isinstance(first, Document):
+        yield from _document(first, converter)
+        return
+
+    def inputs() -> Iterator[Any]:
+        if first is not None:
+            yield from _input(first, converter)
+        for item in items:
+            yield from _input(item, converter)
+
+    yield from processor.process(inputs())
+
+
+def _input(item: Any, converter: _Converter) -> Iterator[Any]:
+    if isinstance(item, BadInput):
+        converter.warn(item.message)
+    elif isinstance(item, Document):
+        converter.warn("an exported run in the middle of a stream is left out")
+    else:
+        yield item
+
+
+def _document(document: Document, converter: _Converter) -> Iterator[Any]:
+    yield StreamStarted(uuid.uuid4().hex)
+    blocks = 0
+    try:
+        for event in message_events(document.message):
+            blocks += event.type.value == "BLOCK_END"
+            yield event
+    except ValueError as exc:
+        converter.warn(f"the exported run does not validate: {exc}")
+    yield finished(blocks)
+
+
+def produce(
+    run: Run,
+    processor: StreamBlockProcessor,
+    items: Iterator[Any],
+    on_error: Callable[[BaseException], None] | None = None,
+) -> None:
+    """Read the whole input into ``run`` (the reader thread's body)."""
+    converter = _Converter(run)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for event in _events(processor, items, converter):
+                agui = converter.convert(event)
+                while caught:
+                    warning = caught.pop(0)
+                    agui.append(_viewer_event("warning", {"message": str(warning.message)}))
+                converter.publish(agui)
+    except Exception as exc:  # the page shows it; the server keeps serving what it has
+        converter.warn(f"reading the input failed: {type(exc).__name__}: {exc}")
+        if on_error is not None:
+            on_error(exc)
+    finally:
+        run.finish()
+
+
+def start(run: Run, processor: StreamBlockProcessor, items: Iterator[Any]) -> threading.Thread:
+    """Run :func:`produce` in a daemon thread (a blocked stdin read never holds up exit)."""
+    thread = threading.Thread(
+        target=produce, args=(run, processor, items), name="streamblocks-view", daemon=True
+    )
+    thread.start()
+    return thread

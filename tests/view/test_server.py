@@ -1,0 +1,269 @@
+"""The viewer's server: the AG-UI events each input becomes, reconnecting, the export,
+live input from a pipe, and the command's errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.transcripts import OUTRO, claude_tool_run, codex_run, jsonl
+from streamblocks import StreamBlockProcessor
+from streamblocks.cli import default_registry
+from streamblocks.content import Message, MessageAccumulator
+from streamblocks.ext.agui import agui_events
+
+from . import fixtures
+from .served import events_of, get, sse_messages
+
+
+def _expected(items: list[Any]) -> list[dict[str, Any]]:
+    """What the project's AG-UI output makes of ``items``, as JSON."""
+    processor = StreamBlockProcessor(default_registry(), unknown="block")
+    return [
+        event.model_dump(mode="json", by_alias=True, exclude_none=True)
+        for event in agui_events(processor.process(items))
+    ]
+
+
+def _shape(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """Events without their per-run ids (each run gets a fresh stream id)."""
+    return [
+        (
+            event["type"],
+            event.get("name"),
+            event.get("delta"),
+            event.get("toolCallName"),
+            event.get("content"),
+            json.dumps(event.get("value"), sort_keys=True),
+        )
+        for event in events
+        if not str(event.get("name", "")).startswith("streamblocks.view.")
+    ]
+
+
+def _types(events: list[dict[str, Any]]) -> list[str]:
+    return [event["type"] for event in events]
+
+
+@pytest.mark.parametrize(
+    ("make", "lines"),
+    [
+        (fixtures.claude_file, claude_tool_run),
+        (fixtures.codex_file, codex_run),
+    ],
+)
+def test_a_transcript_arrives_as_the_agui_output_makes_it(
+    serve: Any, tmp_path: Path, make: Any, lines: Any
+) -> None:
+    events = events_of(serve(make(tmp_path)))
+    assert _shape(events) == _shape(_expected(lines()))
+    assert events[0]["type"] == "RUN_STARTED"
+    assert events[-1]["type"] == "RUN_FINISHED"
+    assert events[-1]["result"]["stop_reason"] == "end_turn"
+
+
+def test_a_claude_run_names_its_tools_and_flags_the_failed_result(
+    serve: Any, tmp_path: Path
+) -> None:
+    events = events_of(serve(fixtures.claude_file(tmp_path)))
+    names = [e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"]
+    assert names == ["Read", "Bash", "Edit", "Write", "TodoWrite"]
+    errors = [e["value"] for e in events if e.get("name") == "streamblocks.view.tool_error"]
+    assert errors == [{"tool_call_id": "toolu_bash"}]
+    after = _types(events)[_types(events).index("TOOL_CALL_RESULT", 0) :]
+    assert "REASONING_MESSAGE_CONTENT" in _types(events)
+    assert after  # the results follow the calls
+    text = "".join(e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT")
+    assert text == "Let me look at the code.\n" + OUTRO
+    assert events[-1]["result"]["usage"]["cost_usd"] == 0.0421
+
+
+def test_the_demo_recording_streams_thinking_text_and_blocks(serve: Any, tmp_path: Path) -> None:
+    events = events_of(serve(fixtures.demo_file(tmp_path)))
+    types = _types(events)
+    assert types.index("REASONING_MESSAGE_CONTENT") < types.index("TEXT_MESSAGE_CONTENT")
+    ended = [e["value"]["type"] for e in events if e.get("name") == "streamblocks.block_end"]
+    assert {"note", "patch", "todo"} <= set(ended)
+
+
+def test_text_with_custom_blocks_reports_the_invalid_one(serve: Any, tmp_path: Path) -> None:
+    path = fixtures.write(tmp_path, "reply.md", fixtures.CUSTOM_TEXT)
+    events = events_of(serve(path))
+    ends = [e["value"] for e in events if e.get("name") == "streamblocks.block_end"]
+    ended = {value["id"]: value for value in ends}
+    assert ended["n1"]["content"] == "Keep the *old* API for a release.\n"
+    assert ended["t1"]["metadata"]["owner"] == "ana"
+    errors = [e["value"] for e in events if e.get("name") == "streamblocks.block_error"]
+    assert [(e["block_id"], e["code"]) for e in errors] == [("n2", "UNCLOSED")]
+    assert _shape(events) == _shape(_expected([fixtures.CUSTOM_TEXT]))
+
+
+def test_every_message_has_an_id_and_a_reconnect_resumes_after_it(
+    serve: Any, tmp_path: Path
+) -> None:
+    served = serve(fixtures.codex_file(tmp_path))
+    _, headers, body = get(served.url + "events")
+    messages = sse_messages(body)
+    assert [number for number, _ in messages] == list(range(1, len(messages) + 1))
+    assert headers["content-type"].startswith("text/event-stream")
+    _, _, rest = get(served.url + "events", {"Last-Event-ID": "5"})
+    assert sse_messages(rest) == messages[5:]
+    status, _, _ = get(served.url + "events", {"Last-Event-ID": str(len(messages))})
+    assert status == 204  # all sent: a browser's EventSource stops reconnecting
+
+
+def test_a_malformed_line_is_a_warning_and_the_rest_is_shown(serve: Any, tmp_path: Path) -> None:
+    lines = jsonl(codex_run()).splitlines(keepends=True)
+    broken = [*lines[:3], '{"type": "item.completed", "item": {\n', *lines[3:]]
+    events = events_of(serve(fixtures.write(tmp_path, "broken.jsonl", "".join(broken))))
+    warnings = [
+        e["value"]["message"] for e in events if e.get("name") == "streamblocks.view.warning"
+    ]
+    assert len(warnings) == 1
+    assert warnings[0].startswith("line 4: invalid JSON")
+    assert _shape(events) == _shape(_expected(codex_run()))
+
+
+def test_the_export_is_the_content_model_and_opens_again(serve: Any, tmp_path: Path) -> None:
+    served = serve(fixtures.claude_file(tmp_path))
+    events_of(served)  # the whole run has been read
+    status, headers, body = get(served.url + "export.json")
+    assert status == 200
+    assert "attachment" in headers["content-disposition"]
+    exported = Message.model_validate_json(body)
+    processor = StreamBlockProcessor(default_registry(), unknown="block")
+    assert exported == MessageAccumulator().add_all(processor.process(claude_tool_run()))
+
+    again = serve(fixtures.write(tmp_path, "run.json", body))
+    events = events_of(again)
+    assert [e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"] == [
+        "Read", "Bash", "Edit", "Write", "TodoWrite",
+    ]  # fmt: skip
+    _, _, second = get(again.url + "export.json")
+    assert Message.model_validate_json(second) == exported
+
+
+def test_pages_carry_a_csp_and_foreign_hosts_are_refused(serve: Any, tmp_path: Path) -> None:
+    served = serve(fixtures.codex_file(tmp_path))
+    for path in ("", "static/js/app.js", "static/viewer.css"):
+        status, headers, _ = get(served.url + path)
+        assert status == 200
+        csp = headers["content-security-policy"]
+        assert "script-src 'self'" in csp
+        assert "unsafe-inline" not in csp
+        assert "require-trusted-types-for 'script'" in csp
+    status, _, _ = get(served.url, {"Host": "attacker.example"})
+    assert status == 400
+
+
+# -- the command, as a process -----------------------------------------------------------
+
+
+def _command(*args: str, **kwargs: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "streamblocks", "view", "--no-open", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def _url(process: subprocess.Popen[str]) -> str:
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    assert found, line
+    return found.group(0)
+
+
+def test_stdin_is_shown_before_the_input_ends() -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    process = _command("-", stdin=subprocess.PIPE)
+    try:
+        url = urlsplit(_url(process))
+        assert process.stdin is not None
+        lines = jsonl(claude_tool_run()).splitlines(keepends=True)
+        process.stdin.write("".join(lines[:4]))  # up to the first tool call
+        process.stdin.flush()
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+        connection.request("GET", "/events")
+        response = connection.getresponse()
+        seen: list[str] = []
+        while "TOOL_CALL_END" not in seen:
+            line = response.readline().decode()
+            assert line, "the stream ended before the tool call arrived"
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:])["type"])
+        assert "RUN_FINISHED" not in seen  # the input is still open
+        process.stdin.write("".join(lines[4:]))
+        process.stdin.close()
+        while "RUN_FINISHED" not in seen:
+            line = response.readline().decode()
+            assert line, "the stream ended without RUN_FINISHED"
+            if line.startswith("data: "):
+                seen.append(json.loads(line[6:])["type"])
+        connection.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(15)
+
+
+def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
+    process = _command(str(fixtures.codex_file(tmp_path)))
+    url = _url(process)
+    assert get(url + "events")[0] == 200
+    process.send_signal(signal.SIGINT)
+    assert process.wait(15) == 0
+    assert process.stderr is not None
+    assert "stopped" in process.stderr.read()
+
+
+def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        process = _command(str(fixtures.codex_file(tmp_path)), "--port", str(port))
+        _, err = process.communicate(timeout=30)
+    assert process.returncode == 2
+    assert f"port {port} on 127.0.0.1 is in use" in err
+    assert "Traceback" not in err
+
+
+def test_an_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
+    process = _command(str(tmp_path / "missing.jsonl"))
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 2
+    assert "cannot read" in err and "missing.jsonl" in err
+
+
+def test_without_the_extra_the_command_names_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from streamblocks.cli import main
+    from streamblocks.view import command
+
+    monkeypatch.setattr(command, "EXTRA_MODULES", ("streamblocks_view_missing_module",))
+    assert main(["view", "--no-open", os.devnull]) == 2
+    err = capsys.readouterr().err
+    assert "pip install '.[view]'" in err
+    assert "pip install streamblocks" not in err
+
+
+def test_the_page_is_in_the_package() -> None:
+    from streamblocks.view.server import static_dir
+
+    files = {path.relative_to(static_dir()).as_posix() for path in static_dir().rglob("*")}
+    assert {"index.html", "viewer.css", "js/app.js", "vendor/highlight.min.js"} <= files
