@@ -243,3 +243,12 @@ CASES = [
         text="Hello!",
     ),
 ]
+
+CASES.append(
+    case(
+        "glm",
+        "<tool_call>f<arg_key>a</arg_key><arg_value>1</arg_value><arg_key>b</arg_key>"
+        "<arg_value>two</tool_call>",
+        calls=[("f", {"a": "1", "b": "two"})],
+    )
+)

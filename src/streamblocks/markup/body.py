@@ -52,6 +52,20 @@ class CallBody:
         self.named = len(head) >= WINDOW
         return None
 
+    def closed_in_value(self) -> bool:
+        """At the end of the stream: the body's last text is its closer, read as part of
+        a value left open (a missing ``</arg_value>``). The body is then cut before it
+        and the call may still read."""
+        scanner = self.scanner
+        if scanner is None or scanner.region is None:
+            return False
+        text = "".join(self.parts).rstrip()
+        for closer in scanner.spec.closers:
+            if text.endswith(closer):
+                self.parts = [text[: -len(closer)]]
+                return True
+        return False
+
     def parse(self, schemas: ToolSchemas) -> list[Call]:
         """The calls the body holds; ``ValueError`` saying why it is broken."""
         return self.call.parse("".join(self.parts), schemas)

@@ -379,7 +379,8 @@ class Reader:
         if self._body is None:
             return
         call = body.call
-        if call.at_end and not cut and body.scanner is not None and self._end_call(quiet=True):
+        complete = body.scanner is not None and (call.at_end or body.closed_in_value())
+        if not cut and complete and self._end_call(quiet=True):
             if self._finished is not None:
                 self._close_after("")
             return

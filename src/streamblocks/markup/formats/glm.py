@@ -10,7 +10,8 @@ from ..grammar import Call, CallFormat, Grammar, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, typed
 
-_PAIR = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)</arg_value>", re.DOTALL)
+# The last value may lack its </arg_value> (then the stream ended on </tool_call>).
+_PAIR = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)(?:</arg_value>|\Z)", re.DOTALL)
 
 
 def _call(body: str, schemas: ToolSchemas) -> list[Call]:
