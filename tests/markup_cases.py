@@ -33,6 +33,11 @@ WEATHER_TOOL = {
 }
 
 
+def call_of(arguments: Any, attrs: Any) -> tuple[Any, ...]:
+    """A call as the cases write it: ``(name, arguments)``, with the id when given."""
+    return (attrs["name"], arguments, *([attrs["id"]] if "id" in attrs else []))
+
+
 def case(family: str, source: str, /, **expected: Any) -> tuple[str, str, dict[str, Any]]:
     found: dict[str, Any] = {"text": "", "thinking": [], "calls": [], "errors": []}
     found.update(expected)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from markup_cases import CASES
+from markup_cases import CASES, call_of
 from streamblocks.markup import FAMILIES, Markup
 from streamblocks.markup.formats import GRAMMARS
 from streamblocks.markup.reader import Reader
@@ -52,8 +52,7 @@ def summary(pieces: list[tuple[Any, ...]]) -> dict[str, Any]:
             if kind == "thinking":
                 thinking[-1] = "".join(p[1] for p in pieces_of(pieces, piece))
             else:
-                attrs = piece[2]
-                calls.append((attrs["name"], piece[1], *([attrs["id"]] if "id" in attrs else [])))
+                calls.append(call_of(piece[1], piece[2]))
             kind, raw = "", []
         elif tag == "fail":
             errors.append((piece[2], "".join(raw)))

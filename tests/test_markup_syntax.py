@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from markup_cases import CASES
+from markup_cases import CASES, call_of
 from markup_driver import Driver
 from streamblocks.core.events import StopReason
 from streamblocks.markup import Markup
@@ -35,8 +35,7 @@ def outcome(events: list[tuple[Any, ...]]) -> dict[str, Any]:
             if event[1] == "thinking":
                 thinking.append(event[2])
             else:
-                attrs = event[3]
-                calls.append((attrs["name"], event[2], *([attrs["id"]] if "id" in attrs else [])))
+                calls.append(call_of(event[2], event[3]))
         elif event[0] == "error":
             whole.append(event[2])
             errors.append((event[1] == "UNCLOSED", event[2]))

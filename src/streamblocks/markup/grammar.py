@@ -8,6 +8,7 @@ and the framing markers that are never visible text. Families are built from the
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -136,6 +137,31 @@ class Tables:
 def tables(grammar: Grammar) -> Tables:
     """The :class:`Tables` of ``grammar`` (made once)."""
     return Tables(grammar)
+
+
+ValueOf = Callable[[str, str, "str | None", str], Any]
+"""``(tool, key, stated type or None, text)`` → an argument's value."""
+
+
+def element_call(
+    body: str, head: re.Pattern[str], item: re.Pattern[str], value_of: ValueOf
+) -> Call:
+    """A call written as elements: ``head`` (group 1: the tool's name) then one ``item``
+    per argument (groups: key, stated type, value text), blanks between; names and keys
+    are HTML-unescaped."""
+    found = head.match(body)
+    need(found is not None, "the call has no tool name")
+    assert found is not None
+    name = html.unescape(found.group(1))
+    arguments: dict[str, Any] = {}
+    at = found.end()
+    for argument in item.finditer(body, at):
+        need(not body[at : argument.start()].strip(), "text between arguments")
+        key = html.unescape(argument.group(1))
+        arguments[key] = value_of(name, key, argument.group(2), argument.group(3))
+        at = argument.end()
+    need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
+    return Call(name, arguments)
 
 
 def need(condition: bool, message: str) -> None:

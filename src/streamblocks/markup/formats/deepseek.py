@@ -5,11 +5,10 @@ elements. (｜ is U+FF5C, ▁ U+2581.)"""
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, Section, json_object, need
+from ..grammar import Call, CallFormat, Grammar, Section, element_call, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
 
@@ -53,24 +52,15 @@ _PARAMETER = re.compile(
 
 def _invoke(body: str, schemas: ToolSchemas) -> list[Call]:
     """``name="NAME">`` + parameters (the body after ``<｜DSML｜invoke``)."""
-    head = _INVOKE_HEAD.match(body)
-    need(head is not None, "the invoke has no name")
-    assert head is not None
-    name = html.unescape(head.group(1))
-    arguments: dict[str, Any] = {}
-    at = head.end()
-    for found in _PARAMETER.finditer(body, at):
-        need(not body[at : found.start()].strip(), "text between parameters")
-        key, is_string, value = html.unescape(found.group(1)), found.group(2), found.group(3)
+
+    def value_of(tool: str, key: str, is_string: str | None, text: str) -> Any:
         if is_string == "true":
-            arguments[key] = value
-        elif is_string == "false":
-            arguments[key] = stated(value, "json")
-        else:
-            arguments[key] = typed(value, property_schema(schemas, name, key))
-        at = found.end()
-    need(not body[at:].strip(), f"a parameter that does not read: {body[at:].strip()[:80]!r}")
-    return [Call(name, arguments)]
+            return text
+        if is_string == "false":
+            return stated(text, "json")
+        return typed(text, property_schema(schemas, tool, key))
+
+    return [element_call(body, _INVOKE_HEAD, _PARAMETER, value_of)]
 
 
 _DSML_VALUES = ("</｜DSML｜parameter>", "</｜DSML｜ parameter>")

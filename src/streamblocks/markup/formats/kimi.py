@@ -5,11 +5,10 @@ is ``functions.NAME:IDX``); K3's ``<|open|>TAG…<|sep|>`` / ``<|close|>TAG<|sep
 
 from __future__ import annotations
 
-import html
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, Section, json_object, need
+from ..grammar import Call, CallFormat, Grammar, Section, element_call, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
 
@@ -46,25 +45,16 @@ _K3_ARGUMENT = re.compile(
 
 def _k3_call(body: str, schemas: ToolSchemas) -> list[Call]:
     """``tool="NAME" index="N"<|sep|>`` + arguments (the body after ``<|open|>call``)."""
-    head = _K3_CALL_HEAD.match(body)
-    need(head is not None, "the call has no tool name")
-    assert head is not None
-    name = html.unescape(head.group(1))
-    arguments: dict[str, Any] = {}
-    at = head.end()
-    for found in _K3_ARGUMENT.finditer(body, at):
-        need(not body[at : found.start()].strip(), "text between arguments")
-        key, kind, value = html.unescape(found.group(1)), found.group(2), found.group(3)
-        schema = property_schema(schemas, name, key)
+
+    def value_of(tool: str, key: str, kind: str | None, text: str) -> Any:
+        schema = property_schema(schemas, tool, key)
         if kind and kind != "string":
-            arguments[key] = stated(value, kind)
-        elif kind == "string" or schema is None:
-            arguments[key] = value
-        else:
-            arguments[key] = typed(value, schema)
-        at = found.end()
-    need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
-    return [Call(name, arguments)]
+            return stated(text, kind)
+        if kind == "string" or schema is None:
+            return text
+        return typed(text, schema)
+
+    return [element_call(body, _K3_CALL_HEAD, _K3_ARGUMENT, value_of)]
 
 
 K3_CALL = CallFormat(
