@@ -74,27 +74,37 @@ class Reader:
 
     def feed(self, text: str) -> list[Piece]:
         """Read the next piece of the reply."""
-        if self._mode == _THINK and not self._held and not self._lead:
-            literals = self._think_literals
-            stop = literals.firsts
-            if (
-                stop not in text if len(stop) == 1 else literals.first.search(text) is None  # type: ignore[union-attr]
-            ):  # thinking text only
-                self.examined += len(text)
-                body = text.rstrip()
-                if not body:
-                    self._blank += text
-                    return []
-                delta = self._blank + body if self._blank else body
-                self._blank = text[len(body) :]
-                self.attributed += len(delta)
-                return [("content", delta)]
+        delta = self.thinking_only(text)
+        if delta is not None:
+            return [("content", delta)] if delta else []
         buf = self._held + text if self._held else text
         self._held = ""
         if buf and not self.ended:
             self._read(buf)
         out, self._out = self._out, []
         return out
+
+    def thinking_only(self, text: str) -> str | None:
+        """The common case in one step: inside thinking, a chunk that cannot hold its
+        closer is thinking text. Returns the content it gives (``""``: blanks held), or
+        ``None`` when the chunk needs :meth:`feed`'s full reading."""
+        if self._mode != _THINK or self._held or self._lead:
+            return None
+        literals = self._think_literals
+        stop = literals.firsts
+        if len(stop) == 1 and stop in text:
+            return None
+        if len(stop) > 1 and literals.first.search(text) is not None:  # type: ignore[union-attr]
+            return None
+        self.examined += len(text)
+        body = text.rstrip()
+        if not body:
+            self._blank += text
+            return ""
+        delta = self._blank + body if self._blank else body
+        self._blank = text[len(body) :]
+        self.attributed += len(delta)
+        return delta
 
     def finish(self, *, cut: bool = False) -> list[Piece]:
         """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""

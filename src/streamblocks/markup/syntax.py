@@ -82,11 +82,13 @@ class MarkupRegion(InlineReader):
         before = self._given
         self._given += stop - start
         reader = self.reader
-        pieces = reader.feed(text[start:stop] if start or stop != len(text) else text)
-        if len(pieces) == 1 and pieces[0][0] == "content":  # thinking text: the common case
-            out.content(len(pieces[0][1]))
-        else:
-            self._apply(pieces, out)
+        piece = text[start:stop] if start or stop != len(text) else text
+        delta = reader.thinking_only(piece)  # the common case, in one step
+        if delta is not None:
+            if delta:
+                out.content(len(delta))
+            return GO_ON
+        self._apply(reader.feed(piece), out)
         if not reader.ended:
             return GO_ON
         if self._initial and before == 0 and reader.attributed == 0 and not out.block_open:
