@@ -257,3 +257,12 @@ CASES.append(
         calls=[("f", {"a": "1", "b": "two"})],
     )
 )
+NOT_A_CALL = '{"note": "not a call", "n": 1, "padding": "long enough to pass the name window"}'
+CASES.append(
+    case(
+        "llama",
+        NOT_A_CALL + ' and <|python_tag|>{"name": "f", "parameters": {}}',
+        text=NOT_A_CALL + " and ",
+        calls=[("f", {})],
+    )
+)

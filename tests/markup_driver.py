@@ -84,13 +84,17 @@ class Driver:
 
     def close(self, stop_reason: Any = None) -> list[tuple[Any, ...]]:
         self._scan(final=True)
-        if self.region is not None:
+        while self.region is not None:  # (text read again may open another region)
             self.region.close(self.out, stop_reason)
             self.region = None
             if self.open is not None:
                 self.out.fail(type("C", (), {"value": "UNCLOSED"}), "unclosed")
             pending, self.unattributed = self.unattributed, ""
             self.buffer = pending + self.buffer
+            if pending and not self.initial:
+                self._text(self.buffer[0])  # (the opener of a region that decided nothing)
+                self.buffer = self.buffer[1:]
+            self.initial = False
             self._scan(final=True)
         return self.events
 

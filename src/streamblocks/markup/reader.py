@@ -62,6 +62,7 @@ class Reader:
         self._lead = True  # thinking: blanks at its start are not content
         self._blank = ""  # blanks held at the end of thinking / after a closer
         self._finished: Piece | None = None  # the end of a block, waiting for what follows
+        self._replay = ""  # text to read again (a reply-start body that is no call)
         self._tables = tables(grammar)
         self._think_literals: Literals = self._tables.thinking_closers
         self._mode = _TEXT
@@ -128,6 +129,11 @@ class Reader:
             self._pending.append(held)
         else:
             self._text(held)
+        if self._replay:  # a reply-start body that is no call, read again as text
+            replay, self._replay = self._replay, ""
+            self._read(replay)
+            self._finish(self._held, cut)
+            self._held = ""
         self._flush_hidden()
 
     def _read(self, buf: str) -> None:
@@ -149,8 +155,16 @@ class Reader:
             if j < 0:
                 self.examined += n - i
                 self._held = buf[-j - 1 :]
-                return
-            self.examined += j - i
+                if not self._replay:
+                    return
+                j = -j - 1
+            else:
+                self.examined += j - i
+            if self._replay:  # a reply-start body that is no call: read again as text
+                buf = self._replay + buf[j:]
+                self._replay = self._held = ""
+                i, n = 0, len(buf)
+                continue
             i = j
 
     @staticmethod
@@ -405,7 +419,10 @@ class Reader:
         text = "".join(self._pending)
         self._pending = []
         self._reset()
-        self._text(text)
+        if self.region:
+            self._text(text)  # the region ends; the scanner reads the text again
+        else:
+            self._replay = text
 
     def _fail(self, message: str, *, unclosed: bool) -> None:
         if not self._started:
