@@ -43,6 +43,28 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.xml._CLOSE_TAG": ("match",),
     "streamblocks.syntaxes.xml._CLOSE_PREFIX": ("fullmatch",),
     "streamblocks.syntaxes.xml._ENTITY": ("search",),
+    # model markup [markup]: names looked for at a body's start, heads and values read
+    "streamblocks.markup.families._ALWAYS_THINKING": ("search",),
+    "streamblocks.markup.formats.deepseek._INVOKE_NAME": ("search",),
+    "streamblocks.markup.formats.deepseek._INVOKE_HEAD": ("match",),
+    "streamblocks.markup.formats.deepseek._PARAMETER": ("match",),
+    "streamblocks.markup.formats.gemma._BARE": ("match",),
+    "streamblocks.markup.formats.glm._KEY": ("match",),
+    "streamblocks.markup.formats.glm._VALUE": ("match",),
+    "streamblocks.markup.formats.harmony._RECIPIENT": ("match",),
+    "streamblocks.markup.formats.harmony._NAME": ("search",),
+    "streamblocks.markup.formats.kimi._K3_CALL_HEAD": ("match",),
+    "streamblocks.markup.formats.kimi._K3_ARGUMENT": ("match",),
+    "streamblocks.markup.formats.llama._JSON_NAME": ("search",),
+    "streamblocks.markup.formats.llama._PYTHONIC_NAME": ("search",),
+    "streamblocks.markup.formats.mistral._NAMED": ("match",),
+    "streamblocks.markup.formats.qwen._FUNCTION": ("match",),
+    "streamblocks.markup.formats.qwen._PARAMETER": ("search",),
+    "streamblocks.markup.formats.qwen._LINE_PARAMETER": ("search",),
+    "streamblocks.markup.formats.qwen._VALUE_FOLLOWER": ("match",),
+    "streamblocks.markup.formats.qwen._NAME": ("search",),
+    "streamblocks.markup.schema._INTEGER": ("match",),
+    "streamblocks.markup.schema._NUMBER": ("match",),
 }
 # Patterns built at run time: the inline scanner's stops, the search for the next line
 # that may be a marker (session.py) and the closing-line searches of the parsers.

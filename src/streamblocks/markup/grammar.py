@@ -144,22 +144,34 @@ ValueOf = Callable[[str, str, "str | None", str], Any]
 
 
 def element_call(
-    body: str, head: re.Pattern[str], item: re.Pattern[str], value_of: ValueOf
+    body: str,
+    head: re.Pattern[str],
+    item: re.Pattern[str],
+    closers: tuple[str, ...],
+    value_of: ValueOf,
 ) -> Call:
-    """A call written as elements: ``head`` (group 1: the tool's name) then one ``item``
-    per argument (groups: key, stated type, value text), blanks between; names and keys
-    are HTML-unescaped."""
+    """A call written as elements: ``head`` (group 1: the tool's name), then per
+    argument an opening ``item`` (groups: key, stated type; matched after blanks) and its
+    value up to the first of ``closers``. Names and keys are HTML-unescaped. Each
+    character is looked at a bounded number of times."""
     found = head.match(body)
     need(found is not None, "the call has no tool name")
     assert found is not None
     name = html.unescape(found.group(1))
     arguments: dict[str, Any] = {}
     at = found.end()
-    for argument in item.finditer(body, at):
-        need(not body[at : argument.start()].strip(), "text between arguments")
-        key = html.unescape(argument.group(1))
-        arguments[key] = value_of(name, key, argument.group(2), argument.group(3))
-        at = argument.end()
+    while True:
+        opening = item.match(body, at)
+        if opening is None:
+            break
+        ends = [
+            (end, closer) for closer in closers if (end := body.find(closer, opening.end())) >= 0
+        ]
+        need(bool(ends), "an argument is not closed")
+        end, closer = min(ends)
+        key = html.unescape(opening.group(1))
+        arguments[key] = value_of(name, key, opening.group(2), body[opening.end() : end])
+        at = end + len(closer)
     need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
     return Call(name, arguments)
 

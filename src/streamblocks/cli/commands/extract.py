@@ -13,6 +13,7 @@ from ..loading import check_adapter_name
 from ..model import Tally
 from ..options import (
     add_delay_option,
+    add_markup_option,
     add_output_options,
     add_registry_options,
     encoding,
@@ -87,6 +88,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", metavar="FILE", help="write the events as JSON Lines to FILE")
     add_registry_options(parser)
+    add_markup_option(parser)
     add_output_options(parser)
     parser.set_defaults(handler=run, usage_text=parser.format_usage())
     return parser
@@ -148,6 +150,7 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         registry=args.registry,
         unknown=args.unknown,
         delay=args.delay,
+        markup=args.markup,
     )
     several = len(paths) > 1
     progress = _progress(paths)

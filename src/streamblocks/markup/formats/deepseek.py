@@ -13,7 +13,7 @@ from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
 
 _SEP = "<｜tool▁sep｜>"
-_FENCE = re.compile(r"\A\s*```(?:json)?\s*(.*?)\s*```\s*\Z", re.DOTALL)
+_FENCE = "```"
 
 
 def _v3_call(body: str, schemas: ToolSchemas) -> list[Call]:
@@ -23,9 +23,9 @@ def _v3_call(body: str, schemas: ToolSchemas) -> list[Call]:
     need(bool(sep), "no <｜tool▁sep｜> in the call")
     if kind.strip() == "function":
         name, _, arguments = rest.partition("\n")
-        fenced = _FENCE.match(arguments)
-        if fenced is not None:
-            arguments = fenced.group(1)
+        arguments = arguments.strip()
+        if arguments.startswith(_FENCE) and arguments.endswith(_FENCE) and len(arguments) > 5:
+            arguments = arguments[3:-3].removeprefix("json")
     else:
         name, arguments = kind, rest
     name = name.strip()
@@ -45,8 +45,7 @@ V3_SECTIONS = tuple(
 _INVOKE_NAME = re.compile(r'\A\s*name="(?P<name>[^"]*)"')
 _INVOKE_HEAD = re.compile(r'\A\s*name="([^"]*)"\s*/?>?')
 _PARAMETER = re.compile(
-    r'<｜DSML｜\s?parameter\s+name="([^"]*)"(?:\s+string="(true|false)")?\s*>(.*?)</｜DSML｜\s?parameter>',
-    re.DOTALL,
+    r'\s*<｜DSML｜ ?parameter\s+name="([^"]*)"(?:\s+string="(true|false)")?\s*>'
 )
 
 
@@ -60,7 +59,7 @@ def _invoke(body: str, schemas: ToolSchemas) -> list[Call]:
             return stated(text, "json")
         return typed(text, property_schema(schemas, tool, key))
 
-    return [element_call(body, _INVOKE_HEAD, _PARAMETER, value_of)]
+    return [element_call(body, _INVOKE_HEAD, _PARAMETER, _DSML_VALUES, value_of)]
 
 
 _DSML_VALUES = ("</｜DSML｜parameter>", "</｜DSML｜ parameter>")

@@ -10,8 +10,7 @@ from ..grammar import Call, CallFormat, Grammar, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, typed
 
-# The last value may lack its </arg_value> (then the stream ended on </tool_call>).
-_PAIR = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>(.*?)(?:</arg_value>|\Z)", re.DOTALL)
+_KEY = re.compile(r"\s*<arg_key>")
 
 
 def _call(body: str, schemas: ToolSchemas) -> list[Call]:
@@ -20,14 +19,23 @@ def _call(body: str, schemas: ToolSchemas) -> list[Call]:
     need(bool(name) and "<" not in name, "the call has no tool name")
     arguments: dict[str, Any] = {}
     at = len(body) if first < 0 else first
-    for found in _PAIR.finditer(body, at):
-        need(not body[at : found.start()].strip(), "text between arguments")
-        key = found.group(1).strip()
-        arguments[key] = typed(found.group(2), property_schema(schemas, name, key))
-        at = found.end()
+    while (key := _KEY.match(body, at)) is not None:
+        key_end = body.find("</arg_key>", key.end())
+        need(key_end >= 0, "an argument name is not closed")
+        value = _VALUE.match(body, key_end + len("</arg_key>"))
+        need(value is not None, "an argument has no <arg_value>")
+        assert value is not None
+        end = body.find("</arg_value>", value.end())
+        # the last value may lack its </arg_value> (the stream ended on </tool_call>)
+        text = body[value.end() : end] if end >= 0 else body[value.end() :]
+        name_of_key = body[key.end() : key_end].strip()
+        arguments[name_of_key] = typed(text, property_schema(schemas, name, name_of_key))
+        at = end + len("</arg_value>") if end >= 0 else len(body)
     need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
     return [Call(name, arguments)]
 
+
+_VALUE = re.compile(r"\s*<arg_value>")
 
 TOOL_CALL = CallFormat(
     "<tool_call>",

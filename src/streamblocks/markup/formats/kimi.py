@@ -37,10 +37,9 @@ K2_SECTIONS = tuple(
 
 _K3_CALL_HEAD = re.compile(r'\A\s*tool="([^"]*)"[^<]*?<\|sep\|>')
 _K3_ARGUMENT = re.compile(
-    r'<\|open\|>argument\s+key="([^"]*)"(?:\s+type="([^"]*)")?\s*<\|sep\|>(.*?)'
-    r"<\|close\|>argument<\|sep\|>",
-    re.DOTALL,
+    r'\s*<\|open\|>argument\s+key="([^"]*)"(?:\s+type="([^"]*)")?\s*<\|sep\|>'
 )
+_K3_ARGUMENT_END = ("<|close|>argument<|sep|>",)
 
 
 def _k3_call(body: str, schemas: ToolSchemas) -> list[Call]:
@@ -54,7 +53,7 @@ def _k3_call(body: str, schemas: ToolSchemas) -> list[Call]:
             return text
         return typed(text, schema)
 
-    return [element_call(body, _K3_CALL_HEAD, _K3_ARGUMENT, value_of)]
+    return [element_call(body, _K3_CALL_HEAD, _K3_ARGUMENT, _K3_ARGUMENT_END, value_of)]
 
 
 K3_CALL = CallFormat(

@@ -55,7 +55,7 @@ def _pythonic(body: str, schemas: ToolSchemas) -> list[Call]:
 _JSON_NAME = re.compile(
     r'\A\s*\{\s*(?:"type"\s*:\s*"function"\s*,\s*)?"name"\s*:\s*"(?P<name>[^"\\]+)"'
 )
-_PYTHONIC_NAME = re.compile(r"\A\s*\[?\s*(?P<name>[A-Za-z_][\w.]*)\s*\(")
+_PYTHONIC_NAME = re.compile(r"\A\s*(?:\[\s*)?(?P<name>[A-Za-z_][\w.]*)\s*\(")
 START = (
     CallFormat("", {"{": _JSON}, _json_call, name=_JSON_NAME),
     CallFormat("", {"[": _PYTHONIC}, _pythonic, name=_PYTHONIC_NAME),

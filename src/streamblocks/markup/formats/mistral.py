@@ -13,7 +13,7 @@ from ..scan import EndSpec
 from ..schema import ToolSchemas
 
 _NAMED = re.compile(
-    r"\A\s*([^\s\[\]{}]+)\s*(?:\[CALL_ID\]\s*([^\s\[\]{}]+)\s*)?(?:\[ARGS\])?\s*(\{.*)\Z",
+    r"\A\s*([^\s\[\]{}]+)\s*(?:\[CALL_ID\]\s*([^\s\[\]{}]+)\s*)?(?:\[ARGS\]\s*)?(\{.*)\Z",
     re.DOTALL,
 )
 

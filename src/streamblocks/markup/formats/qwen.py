@@ -13,6 +13,7 @@ from ..schema import ToolSchemas, property_schema, typed
 
 _FUNCTION = re.compile(r"\s*<function=([^>\n]+)>")
 _PARAMETER = re.compile(r"<parameter=([^>\n]+)>")
+_VALUE_FOLLOWER = re.compile(r"[ \t\r\n]*(?:<parameter=|</function>|\Z)")
 _LINE_PARAMETER = re.compile(r"\n<parameter=[^>\n]+>")  # ends a value left open
 _PARAMETER_END = "</parameter>"
 _FUNCTION_END = "</function>"
@@ -74,8 +75,7 @@ def _value_end(text: str, start: int) -> int:
     text); -1 when there is none."""
     close = text.find(_PARAMETER_END, start)
     while close >= 0:
-        after = text[close + len(_PARAMETER_END) :].lstrip()
-        if not after or after.startswith(("<parameter=", _FUNCTION_END)):
+        if _VALUE_FOLLOWER.match(text, close + len(_PARAMETER_END)):
             return close
         close = text.find(_PARAMETER_END, close + 1)
     return -1
