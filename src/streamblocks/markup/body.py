@@ -8,6 +8,10 @@ from .grammar import Call, CallFormat, Grammar
 from .scan import BodyScanner
 from .schema import ToolSchemas
 
+TEXT, THINK, BODY_START, BODY, AFTER, SECTION = range(6)
+"""What a reader is reading: visible text, thinking, the blanks before a call's body, the
+body, what follows a closer, a section between calls."""
+
 WINDOW = 512
 """How far into a body its name is looked for."""
 START_WINDOW = 64

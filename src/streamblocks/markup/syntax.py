@@ -23,10 +23,11 @@ from ..core.errors import ErrorCode
 from ..core.events import StopReason
 from ..core.registry import BlockType, TypeTable
 from ..core.syntax import BODY, GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
+from .attribution import Piece
 from .families import Markup
 from .formats import GRAMMARS
 from .grammar import tables
-from .reader import Piece, Reader
+from .reader import Reader
 
 _TYPES = {kind: BlockType.generic(kind) for kind in ("thinking", "tool_call")}
 
