@@ -316,3 +316,12 @@ def test_the_documented_example_prints_its_output() -> None:
         env={"PYTHONIOENCODING": "utf-8", **__import__("os").environ},
     )
     assert done.stdout == (examples / "markup_qwen.out").read_text(encoding="utf-8")
+
+
+def test_auto_in_a_sans_io_session_takes_the_model() -> None:
+    processor = StreamBlockProcessor(BlockRegistry(), markup="auto", input_adapter=None)
+    for model, calls in (("Qwen/Qwen3-8B", ["get_weather"]), (None, []), ("gpt-4o", [])):
+        session = processor.session(model=model)
+        events = session.feed(QWEN) + session.close()
+        ends = [e.block for e in events if e.type == "BLOCK_END"]
+        assert [b.attrs["name"] for b in ends if b.type == "tool_call"] == calls
