@@ -3,13 +3,15 @@
     python benchmarks/bench_view.py [--mb 10] [--rounds 3] [--chromium /usr/bin/chromium]
 
 Builds a Claude Code transcript (``stream-json`` lines: thinking, text with a note block,
-Read / Bash / Edit tool calls with their results, typed code, command and file-change
-blocks) and a plain markdown reply with blocks, each about ``--mb`` megabytes; serves each
+Read and Bash tool calls with their results, typed code and command blocks) and a
+markdown reply with blocks and code fences, each about ``--mb`` megabytes; serves each
 with ``streamblocks view FILE --no-open`` and opens it in headless Chromium (Playwright,
-the system's Chromium). Per round it records, from navigation start: the first SSE event
+the system's Chromium). Per round, from navigation start: the first SSE event
 (``sb-first-event``), the first row in the page (``sb-first-row``), everything rendered
-(``sb-rendered``); then the time a toolbar toggle takes to hide a kind of row and a scroll
-of 20,000 pixels takes to paint (click/wheel to two animation frames later); and the
+(``sb-rendered``), and the renderer's main-thread busy time until then (Chrome's
+``TaskDuration``, of it ``ScriptDuration``: less sensitive to a busy machine than wall
+time). Then the time a toolbar toggle takes to hide a kind of row, and a scroll of
+20,000 pixels takes to paint (click or wheel to two animation frames later); and the
 server's own time to send the whole run (reading ``/events`` without a browser). Prints
 the median of the rounds.
 """
@@ -37,6 +39,7 @@ ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+SNIPPET = "def step(x):\n    return x + 1\n"
 CODE = "".join(f"def step_{n}(x):\n    return x + {n}\n\n" for n in range(20))
 
 
@@ -132,7 +135,7 @@ def markdown_reply(size: int) -> str:
         part = (
             f"## Section {n}\n\nThe parser is **fast** and `feed()` is linear; see "
             f"[the docs](https://example.com/{n}).\n\n- one\n- two\n\n"
-            f"!!n{n}:note\nremember item {n}\n!!end\n\n```python\n{CODE[:200]}```\n\n"
+            f"!!n{n}:note\nremember item {n}\n!!end\n\n```python\n{SNIPPET}```\n\n"
         )
         parts.append(part)
         total += len(part)
@@ -167,6 +170,8 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
     process, url = _serve(path)
     try:
         page = browser.new_page(viewport={"width": 1200, "height": 900})
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Performance.enable")
         page.goto(url)
         page.evaluate(
             "new Promise(r => document.body.dataset.rendered ? r()"
@@ -176,6 +181,7 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
             "Object.fromEntries(performance.getEntriesByType('mark')"
             ".map(m => [m.name, m.startTime]))"
         )
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
         started = time.perf_counter()
         page.locator("sb-toolbar button[data-kind=thinking]").click()
         _two_frames(page)
@@ -194,6 +200,8 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         "first event (ms)": marks["sb-first-event"],
         "first row (ms)": marks["sb-first-row"],
         "fully rendered (ms)": marks["sb-rendered"],
+        "main thread busy (ms)": metrics["TaskDuration"] * 1000,
+        "of it in script (ms)": metrics["ScriptDuration"] * 1000,
         "toggle (ms)": toggle,
         "scroll (ms)": scroll,
         "rows": rows,

@@ -177,3 +177,28 @@ def test_python_warnings_are_one_line(tmp_path: Path, capsys: Any) -> None:
     assert code == 0
     assert out.startswith("hello\n")
     assert err == "streamblocks: warning: registry says hi\n"
+
+
+def test_reader_events_for_other_tools(runs: Path) -> None:
+    """The reading under `extract`, for a viewer: processor events with their source."""
+    from streamblocks import BlockEnd
+    from streamblocks.cli.batch import Reader, ReadOptions, expand
+
+    notes: list[str] = []
+    (runs / "x-broken.jsonl").write_text(
+        (runs / "0-anthropic.jsonl").read_text(encoding="utf-8") + "{oops\n", encoding="utf-8"
+    )
+    reader = Reader(ReadOptions())
+    seen = [
+        (source.name, source.format, event.block.id)
+        for path in expand([str(runs / "*.jsonl")])
+        for source, event in reader.events(path, warn=notes.append)
+        if isinstance(event, BlockEnd) and event.block.syntax != "native"
+    ]
+    names = sorted(str(p) for p in runs.glob("*.jsonl"))
+    assert seen == [(name, "ndjson", f"n{i % 3}") for i, name in enumerate(names)]
+    last_line = len(Path(names[-1]).read_text(encoding="utf-8").splitlines())
+    assert notes == [
+        f"{names[-1]}, line {last_line}: invalid JSON (Expecting property name enclosed in "
+        "double quotes: line 1 column 2 (char 1)); skipped"
+    ]

@@ -138,7 +138,7 @@ def test_arguments_that_are_not_json_are_a_call_with_an_error(provider: str) -> 
     assert call.name == "add"
     result = sent[-1].content[0]
     assert isinstance(result, ToolResultBlock) and result.is_error
-    assert "could not be read" in str(result.content) and "not valid JSON" in str(result.content)
+    assert "are not valid JSON" in str(result.content)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -328,3 +328,12 @@ def test_message_json_round_trip() -> None:
     _history, step = run_loop(mock, "anthropic", steps=1)
     again = Message.model_validate_json(step.message.model_dump_json())
     assert again == step.message and again.role == "assistant"
+
+
+def test_an_invalid_answer_is_a_call_whose_result_is_the_output_error() -> None:
+    mock = MockProvider([MockReply(tool_calls=[MockToolCall(FINISH_TOOL, {"value": []})])])
+    step = collect(mock.stream(), output=Answer)
+    assert step.outcome is Outcome.run_tools and step.output is None
+    (call,) = step.tool_calls
+    assert call.name == FINISH_TOOL and call.error is not None
+    assert TOOLS.run(call) == step.output_error

@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import streamblocks
 
@@ -145,14 +146,19 @@ def test_no_pattern_backtracks_catastrophically() -> None:
     collected = _collect()
     uses = [(collected[name].pattern, ops) for name, ops in USES.items()]
     uses += list(DYNAMIC.items())
-    done = subprocess.run(
-        [sys.executable, "-c", AUDIT, json.dumps(uses)],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=True,
-    )
-    worst = json.loads(done.stdout)
-    # 8x the input: a linear pattern takes ~8x the time, a quadratic one ~64x
-    slow = {source: case for source, case in worst.items() if case[0] > 20 and case[1] > 1e-3}
+    slow: dict[str, Any] = {}
+    for _attempt in range(3):  # a shared host stalls now and then: a slow pattern must
+        done = subprocess.run(  # be slow on every look, not once
+            [sys.executable, "-c", AUDIT, json.dumps(uses)],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            check=True,
+        )
+        worst = json.loads(done.stdout)
+        # 8x the input: a linear pattern takes ~8x the time, a quadratic one ~64x
+        slow = {source: case for source, case in worst.items() if case[0] > 20 and case[1] > 1e-3}
+        if not slow:
+            break
+        uses = [(source, ops) for source, ops in uses if source in slow]
     assert not slow, f"patterns superlinear on their worst case (ratio, seconds, case): {slow}"

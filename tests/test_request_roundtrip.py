@@ -23,7 +23,7 @@ from streamblocks.conversation import content_text
 from streamblocks.request import read_request
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini"]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=12)
 plain = text.filter(lambda t: not t.startswith("Error: "))
@@ -54,6 +54,8 @@ def conversations(draw: Any) -> list[Message]:
         content: list[Any] = []
         if draw(st.booleans()):
             content.append(ThinkingBlock(draw(plain), signature=draw(b64), id=f"rs_{calls}"))
+        if draw(st.integers(0, 3)) == 0:
+            content.append(ThinkingBlock("", redacted=draw(b64)))
         if draw(st.booleans()):
             content.append(TextBlock(draw(plain)))
         names = draw(st.lists(st.sampled_from(["add", "look_up", "plot"]), max_size=2))
@@ -91,6 +93,8 @@ def kept(provider: str, messages: list[Message]) -> list[tuple[str, list[Any]]]:
 
 def _kept(provider: str, block: Any) -> list[Any]:
     if isinstance(block, ThinkingBlock):
+        if block.redacted is not None and provider != "anthropic":
+            return []  # Anthropic's encrypted thinking means nothing elsewhere
         if provider == "openai":
             return []  # Chat Completions takes no reasoning back
         if provider == "openai-responses":
@@ -138,7 +142,7 @@ def test_written_and_read_back_keeps_every_message(messages: list[Message]) -> N
         assert kept(provider, back) == kept(provider, expected), provider
 
 
-@SETTINGS
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(conversations())
 def test_messages_survive_json(messages: list[Message]) -> None:
     for message in messages:

@@ -424,3 +424,74 @@ def test_user_images_and_documents_reach_each_sdk() -> None:
     file_data = list(gemini_parts[1]["fileData"].values())
     assert file_data == ["https://example.test/cat.png", "image/png"]
     assert list(gemini_parts[2]["inlineData"].values()) == [data, "image/png"]
+
+
+def test_anthropic_redacted_thinking_goes_back_unchanged() -> None:
+    """A reply with redacted thinking, written from Anthropic's documented events."""
+    events = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-test",
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 5, "output_tokens": 1},
+            },
+        },
+        {
+            "type": "content_block_start",
+            "index": 0,
+            "content_block": {"type": "redacted_thinking", "data": "RU5DUllQVEVE"},
+        },
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "content_block_start",
+            "index": 1,
+            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {}},
+        },
+        {
+            "type": "content_block_delta",
+            "index": 1,
+            "delta": {"type": "input_json_delta", "partial_json": '{"a": 2, "b": 3}'},
+        },
+        {"type": "content_block_stop", "index": 1},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 9},
+        },
+        {"type": "message_stop"},
+    ]
+    server = Server("anthropic", ["Five."])
+    call = opener("anthropic", server)
+    history = [Message.user("2 + 3?")]
+    step = collect(_replay(events))  # the first reply, through the SDK
+    assert step.outcome is Outcome.run_tools
+    history += [step.message, *(TOOLS.run(c) for c in step.tool_calls)]
+    collect(call(request(history, provider="anthropic", tools=TOOLS)))
+    (body,) = server.bodies
+    assert body["messages"][1]["content"] == [
+        {"type": "redacted_thinking", "data": "RU5DUllQVEVE"},
+        {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 2, "b": 3}},
+    ]
+
+
+def _replay(events: list[dict[str, Any]]) -> Any:
+    """Anthropic's SDK reading ``events`` as its SSE stream."""
+    body = _encode("anthropic", events)
+
+    def handler(_request: httpx2.Request) -> httpx2.Response:
+        headers = {"content-type": "text/event-stream"}
+        return httpx2.Response(200, headers=headers, stream=ChunkedBody(body, 5))
+
+    client = Anthropic(
+        api_key="test",
+        base_url="https://anthropic.test",
+        http_client=httpx2.Client(transport=httpx2.MockTransport(handler)),
+    )
+    kw = request([Message.user("2 + 3?")], provider="anthropic", tools=TOOLS)
+    return client.messages.create(model="claude-test", max_tokens=64, stream=True, **kw)

@@ -1,8 +1,10 @@
-"""An agent loop with Anthropic's native tool calls, using streamblocks.collect().
+"""An agent loop with Anthropic's native tool calls: `request()` writes each request,
+`collect()` reads each streamed reply, `Tools` runs the calls.
 
-Each step's stream goes through the processor; collect() folds it into a StepResult
-(text, blocks, tool_calls, thinking, stop_reason, usage, error). While the stop reason is
-tool_use, the tools run and the loop asks again.
+Each step's stream goes through the processor, so the `summary` block the model writes
+in its final answer is extracted while it streams. While the outcome is `run_tools`,
+the tools run and their results go back in the next request (as `tool_result` blocks
+in a user turn: `request()` knows Anthropic's rules, and keeps the thinking signature).
 
 Offline (no ANTHROPIC_API_KEY): the two steps replay step1.ndjson and step2.ndjson,
 recorded streams in Anthropic's wire format. Online: ANTHROPIC_MODEL (default
@@ -17,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from streamblocks import BlockRegistry, StopReason, StreamBlockProcessor, collect
+from streamblocks import BlockRegistry, Outcome, StreamBlockProcessor, Tools, collect, request
+from streamblocks.content import Message
 
 HERE = Path(__file__).resolve().parent
 
@@ -25,25 +28,18 @@ registry = BlockRegistry()
 registry.register("summary", description="The final answer, once the tools have answered.")
 processor = StreamBlockProcessor(registry)
 
-TOOLS = [
-    {
-        "name": "get_weather",
-        "description": "Current weather for a city.",
-        "input_schema": {
-            "type": "object",
-            "properties": {"city": {"type": "string"}},
-            "required": ["city"],
-        },
-    }
-]
 WEATHER = {"Paris": "21 °C, sunny", "Oslo": "9 °C, rain"}
 
 
 def get_weather(city: str) -> str:
+    """Current weather for a city."""
     return WEATHER.get(city, "unknown")
 
 
-def step_stream(step: int, messages: list[dict[str, Any]]) -> Iterable[Any]:
+TOOLS = Tools([get_weather])
+
+
+def step_stream(step: int, kw: dict[str, Any]) -> Iterable[Any]:
     if not os.environ.get("ANTHROPIC_API_KEY"):
         lines = (HERE / f"step{step}.ndjson").read_text("utf-8").splitlines()
         return [json.loads(line) for line in lines]
@@ -52,51 +48,37 @@ def step_stream(step: int, messages: list[dict[str, Any]]) -> Iterable[Any]:
     return Anthropic().messages.create(
         model=os.environ.get("ANTHROPIC_MODEL", "claude-sonnet-4-5"),
         max_tokens=1024,
-        system=registry.system_prompt(),
-        tools=TOOLS,  # type: ignore[arg-type]
-        messages=messages,  # type: ignore[arg-type]
         stream=True,
+        **kw,
     )
 
 
 def main() -> None:
-    messages: list[dict[str, Any]] = [
-        {"role": "user", "content": "Is it warmer in Paris or Oslo today? Summarise."}
+    history = [
+        Message.system(registry.system_prompt()),
+        Message.user("Is it warmer in Paris or Oslo today? Summarise."),
     ]
-    for step in (1, 2, 3):
-        result = collect(
-            step_stream(step, messages),
+    for number in (1, 2, 3):
+        kw = request(history, provider="anthropic", tools=TOOLS)
+        step = collect(
+            step_stream(number, kw),
             processor=processor,
             on_text_delta=lambda text: print(text, end="", flush=True),
         )
-        if result.error is not None:
-            print(f"\nstep {step} failed: {result.error}")
+        if step.thinking:
+            print(f"  (thought: {step.thinking})")
+        history.append(step.message)
+        if step.outcome is Outcome.failed:
+            print(f"\nstep {number} failed: {step.reason}")
             return
-        if result.thinking:
-            print(f"  (thought: {result.thinking})")
-        if result.stop_reason is not StopReason.tool_use:
-            for block in result.blocks:
+        if step.outcome is Outcome.done:
+            for block in step.blocks:
                 print(f"[{block.type}] {block.content.strip()}")
-            print(f"done after {step} steps; last usage: {result.usage}")
+            print(f"done after {number} steps; last usage: {step.usage}")
             return
-        content: list[dict[str, Any]] = [{"type": "text", "text": result.text}]
-        answers = []
-        for call in result.tool_calls:
+        for call in step.tool_calls:
             print(f"  → {call.name}({call.arguments})")
-            content.append(
-                {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
-            )
-            answers.append(
-                {
-                    "type": "tool_result",
-                    "tool_use_id": call.id,
-                    "content": get_weather(**call.arguments),
-                }
-            )
-        messages += [
-            {"role": "assistant", "content": content},
-            {"role": "user", "content": answers},
-        ]
+            history.append(TOOLS.run(call))
 
 
 if __name__ == "__main__":

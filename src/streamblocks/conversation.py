@@ -13,10 +13,10 @@ same whatever the wire format.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from .content import Message, TextBlock, ToolCallBlock, ToolResultBlock
+from .content import DocumentBlock, ImageBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
 
 ERROR_PREFIX = "Error: "
 
@@ -74,6 +74,29 @@ def split_data_url(url: str) -> tuple[str, str] | None:
         return None
     head, data = url[5:].split(";base64,", 1)
     return head, data
+
+
+def joined_text(content: Any) -> str:
+    """A message content read back: a string, or the text of a list of parts."""
+    if isinstance(content, str) or content is None:
+        return content or ""
+    return "".join(part.get("text", "") for part in content)
+
+
+def media_block(kind: type[ImageBlock] | type[DocumentBlock], url: str, **fields: Any) -> Any:
+    """An image or document read back from a url, which may be a ``data:`` url."""
+    inline = split_data_url(url)
+    if inline is None:
+        return kind(url=url, **fields)
+    return kind(media_type=inline[0], data=inline[1], **fields)
+
+
+def read_parts(content: Any, readers: Mapping[str, Callable[[Any], Any]]) -> list[Any]:
+    """A user content read back: a string is one text block; each part of a list is
+    read by the reader of its ``type`` (parts of other types are skipped)."""
+    if isinstance(content, str):
+        return [TextBlock(content)]
+    return [readers[part["type"]](part) for part in content or () if part.get("type") in readers]
 
 
 def arguments_json(arguments: Any) -> str:

@@ -55,6 +55,7 @@ from .step import (
     ToolCall,
     classify,
     failed_call,
+    passthrough_block,
     take_output,
     tool_call_of,
 )
@@ -191,6 +192,9 @@ class _Folder:
             self._block_error(event)
         elif isinstance(event, Passthrough):
             result.passthrough.append(event.event)
+            kept = passthrough_block(event.event)
+            if kept is not None:
+                self._items.append(kept)
         elif isinstance(event, StreamFinished):
             self._finished = event
             result.stop_reason = event.stop_reason

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError
 
-from .content import Message
+from .content import Message, ThinkingBlock
 from .core.blocks import Block
 from .core.events import BlockError, BlockStart, StopReason, Usage
 from .tools import FINISH_TOOL
@@ -156,8 +156,8 @@ def take_output(result: StepResult, output: type[BaseModel]) -> None:
             result.output = value
             result.tool_calls = calls
             return
-        result.tool_calls = [*calls, finish._replace(error=problem)]
         content = f"{problem}. Call {FINISH_TOOL} again with a valid answer."
+        result.tool_calls = [*calls, finish._replace(error=content)]
         result.output_error = Message.tool(finish.id, content, name=FINISH_TOOL, is_error=True)
         return
     if calls or result.stop_reason not in (StopReason.end_turn, StopReason.stop_sequence):
@@ -226,6 +226,18 @@ def failed_call(start: BlockStart, error: BlockError) -> ToolCall:
     name = str(attrs.get("name") or "") if native else start.block_type
     block = Block(start.block_id, start.block_type, start.syntax, None, None, attrs, error.raw)
     return ToolCall(call_id, name, None, start.syntax, block, error.message)
+
+
+def passthrough_block(event: Any) -> ThinkingBlock | None:
+    """The content a passed-through provider event adds to ``step.message``: Anthropic's
+    redacted thinking, which must go back unchanged next turn."""
+    from .ext._base import field
+
+    if field(event, "type") != "content_block_start":
+        return None
+    block = field(event, "content_block")
+    data = field(block, "data") if field(block, "type") == "redacted_thinking" else None
+    return ThinkingBlock("", redacted=data) if isinstance(data, str) else None
 
 
 __all__ = ["Outcome", "StepResult", "ToolCall"]

@@ -237,7 +237,7 @@ class Tools:
         call_id, name = str(_get(call, "id")), str(_get(call, "name"))
         error = _get(call, "error")
         if isinstance(error, str) and error:
-            return call_id, name, None, f"the call could not be read: {error}"
+            return call_id, name, None, error
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(self._tools) or "none"
@@ -257,36 +257,45 @@ class Tools:
         except ValidationError as exc:
             return call_id, name, None, f"invalid arguments for {name}: {_errors(exc)}"
 
+    def _start(self, call: Any) -> tuple[str, str, Any] | Message:
+        """Validate and start the call: its value (an awaitable for an async tool), or
+        the error result."""
+        call_id, name, tool, arguments = self._prepare(call)
+        if tool is None or isinstance(arguments, str):
+            return _result(call_id, name, arguments, error=True)
+        try:
+            return call_id, name, tool.run(arguments)
+        except Exception as exc:
+            return _result(call_id, name, _failure(name, exc), error=True)
+
     def run(self, call: Any) -> Message:
         """Run one call (a :class:`~streamblocks.ToolCall` or a
         :class:`~streamblocks.content.ToolCallBlock`); the ``"tool"`` message to send back.
 
         An ``async def`` tool runs in a new event loop (use :meth:`arun` inside one).
         """
-        call_id, name, tool, arguments = self._prepare(call)
-        if tool is None or isinstance(arguments, str):
-            return _result(call_id, name, arguments, error=True)
+        started = self._start(call)
+        if isinstance(started, Message):
+            return started
+        call_id, name, value = started
         try:
-            value = tool.run(arguments)
-            if inspect.isawaitable(value):
-                value = _run_awaitable(value)
+            return _result(
+                call_id, name, _run_awaitable(value) if inspect.isawaitable(value) else value
+            )
         except Exception as exc:
             return _result(call_id, name, _failure(name, exc), error=True)
-        return _result(call_id, name, value)
 
     async def arun(self, call: Any) -> Message:
         """:meth:`run` for an event loop: ``async def`` tools are awaited (sync tools
         run directly, in the loop's thread)."""
-        call_id, name, tool, arguments = self._prepare(call)
-        if tool is None or isinstance(arguments, str):
-            return _result(call_id, name, arguments, error=True)
+        started = self._start(call)
+        if isinstance(started, Message):
+            return started
+        call_id, name, value = started
         try:
-            value = tool.run(arguments)
-            if inspect.isawaitable(value):
-                value = await value
+            return _result(call_id, name, await value if inspect.isawaitable(value) else value)
         except Exception as exc:
             return _result(call_id, name, _failure(name, exc), error=True)
-        return _result(call_id, name, value)
 
 
 def _get(call: Any, key: str) -> Any:

@@ -235,7 +235,15 @@ def test_redacted_thinking_and_server_tools() -> None:
         {"type": "content_block_stop", "index": 2},
     ]
     run = run_adapter(AnthropicInputAdapter(), events)
-    assert run.passthrough == [events[0], events[5]]
+    assert run.passthrough == [events[0]]
     assert [(b.block_type, b.content, b.attrs.get("server")) for b in run.natives] == [
-        ("tool_call", {"query": "q"}, True)
+        ("tool_call", {"query": "q"}, True),
+        ("tool_result", [], True),
     ]
+    # The server tool's result names its tool and call.
+    assert run.natives[1].attrs == {
+        "tool_call_id": "srv_1",
+        "name": "web_search",
+        "is_error": False,
+        "server": True,
+    }

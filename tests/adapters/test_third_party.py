@@ -101,12 +101,14 @@ def test_discovered_and_detected_without_import(env_python: Path) -> None:
     assert got["builtins"] == [
         "agui",
         "anthropic",
+        "claude_agent_sdk",
         "claude_cli",
         "codex_cli",
         "gemini",
         "langchain",
         "ollama",
         "openai",
+        "openai_agents",
         "pydantic_ai",
     ]
 

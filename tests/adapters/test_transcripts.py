@@ -114,14 +114,19 @@ def test_claude_tool_run_normalises_into_content_blocks() -> None:
         code=t.READ_CONTENT, language="python", path="/repo/calc.py", start_line=1, total_lines=5
     )
     assert content[7] == ToolResultBlock(
-        tool_call_id="toolu_bash", content="1 failed", is_error=True
+        tool_call_id="toolu_bash", name="Bash", content="1 failed", is_error=True
     )
     assert content[8] == CommandBlock(
-        command="pytest -q", output="1 failed\nwarning: slow\n", status="failed"
+        command="pytest -q",
+        output="1 failed\nwarning: slow\n",
+        status="failed",
+        stdout="1 failed\n",
+        stderr="warning: slow\n",
+        interrupted=False,
     )
     edit = content[11]
     assert isinstance(edit, FileChangeBlock)
-    assert (edit.path, edit.kind) == ("/repo/calc.py", "update")
+    assert (edit.path, edit.kind) == ("/repo/calc.py", "modify")
     assert edit.diff is not None and "-    return a - b\n+    return a + b\n" in edit.diff
     assert content[13].content == "File created successfully at: /repo/NOTES.md"  # type: ignore[union-attr]
     assert content[14] == FileChangeBlock(path="/repo/NOTES.md", kind="add", content="# Notes\n")
@@ -289,12 +294,14 @@ def test_codex_run_normalises_into_content_blocks() -> None:
     assert content[1] == CommandBlock(
         command="bash -lc 'pytest -q'", output="..F\n1 failed\n", exit_code=1, status="failed"
     )
-    assert content[2] == FileChangeBlock(path="calc.py", kind="update", diff=t.CODEX_DIFF)
+    assert content[2] == FileChangeBlock(path="calc.py", kind="modify", diff=t.CODEX_DIFF)
     assert (content[3].kind, content[4].kind) == ("add", "delete")  # type: ignore[union-attr]
     assert content[5] == ToolCallBlock(
         id="item_4", name="search_issues", arguments={"query": "add bug"}
     )
-    assert content[6] == ToolResultBlock(tool_call_id="item_4", content="#12 add() subtracts")
+    assert content[6] == ToolResultBlock(
+        tool_call_id="item_4", name="search_issues", content="#12 add() subtracts"
+    )
     assert content[7] == ToolCallBlock(
         id="item_5", name="web_search", arguments={"query": "python add"}
     )

@@ -15,6 +15,8 @@ SCRIPT = textwrap.dedent(
     BLOCKED = (
         "openai", "anthropic", "google.genai", "ag_ui", "httpx2", "ollama", "langchain_core",
         "pydantic_ai",
+        "agents",
+        "claude_agent_sdk",
     )
     attempts = []
 
@@ -50,6 +52,8 @@ SCRIPT = textwrap.dedent(
         "langchain": [{"type": "AIMessageChunk", "content": "z"}],
         "pydantic_ai": [{"event_kind": "part_delta", "index": 0,
                          "delta": {"part_delta_kind": "text", "content_delta": "z"}}],
+        "openai_agents": [{"type": "raw_response_event",
+                           "data": {"type": "response.output_text.delta", "delta": "z"}}],
     }
     print(json.dumps({
         "texts": {name: text(s) for name, s in streams.items()},
@@ -75,16 +79,19 @@ def test_everything_works_without_the_sdks() -> None:
         "ollama": "z",
         "langchain": "z",
         "pydantic_ai": "z",
+        "openai_agents": "z",
     }
     assert got["loaded"] == [
         "agui",
         "anthropic",
+        "claude_agent_sdk",
         "claude_cli",
         "codex_cli",
         "gemini",
         "langchain",
         "ollama",
         "openai",
+        "openai_agents",
         "pydantic_ai",
     ]
     assert got["attempts"] == []  # nothing even tried to import an SDK

@@ -24,6 +24,8 @@ from streamblocks.ext.agui import agui_events
 from . import fixtures
 from .served import events_of, get, sse_messages
 
+VIEW_WARNING = "streamblocks.view.warning"
+
 
 def _expected(items: list[Any]) -> list[dict[str, Any]]:
     """What the project's AG-UI output makes of ``items``, as JSON."""
@@ -133,6 +135,14 @@ def test_a_malformed_line_is_a_warning_and_the_rest_is_shown(serve: Any, tmp_pat
     assert _shape(events) == _shape(_expected(codex_run()))
 
 
+def test_an_unknown_event_format_says_how_to_choose_an_adapter(serve: Any, tmp_path: Path) -> None:
+    events = events_of(serve(fixtures.write(tmp_path, "odd.jsonl", '{"foo": 1}\n{"bar": 2}\n')))
+    [warning] = [e["value"]["message"] for e in events if e.get("name") == VIEW_WARNING]
+    assert "no input adapter recognised" in warning
+    assert "--adapter NAME" in warning
+    assert [e["event"] for e in events if e["type"] == "RAW"] == [{"foo": 1}, {"bar": 2}]
+
+
 def test_the_export_is_the_content_model_and_opens_again(serve: Any, tmp_path: Path) -> None:
     served = serve(fixtures.claude_file(tmp_path))
     events_of(served)  # the whole run has been read
@@ -220,14 +230,53 @@ def test_stdin_is_shown_before_the_input_ends() -> None:
         process.wait(15)
 
 
-def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
-    process = _command(str(fixtures.codex_file(tmp_path)))
-    url = _url(process)
-    assert get(url + "events")[0] == 200
+def test_piped_text_is_shown_before_its_line_ends() -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    process = _command("-", stdin=subprocess.PIPE)
+    try:
+        url = urlsplit(_url(process))
+        assert process.stdin is not None
+        process.stdin.write("Hello, wor")
+        process.stdin.flush()
+        connection = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+        connection.request("GET", "/events")
+        response = connection.getresponse()
+        text = ""
+        while "wor" not in text:
+            line = response.readline().decode()
+            assert line, "the stream ended before the text arrived"
+            if line.startswith("data: "):
+                event = json.loads(line[6:])
+                text += event.get("delta", "") if event["type"] == "TEXT_MESSAGE_CONTENT" else ""
+        assert text == "Hello, wor"
+        connection.close()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(15)
+
+
+def test_ctrl_c_stops_the_server_cleanly_while_a_page_watches() -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    process = _command("-", stdin=subprocess.PIPE)  # live: the page's stream stays open
+    url = urlsplit(_url(process))
+    connection = http.client.HTTPConnection(url.hostname, url.port, timeout=20)
+    connection.request("GET", "/events")
+    response = connection.getresponse()
+    assert response.status == 200
     process.send_signal(signal.SIGINT)
     assert process.wait(15) == 0
+    assert response.read() == b""  # the stream ended, it was not cut
+    connection.close()
     assert process.stderr is not None
-    assert "stopped" in process.stderr.read()
+    err = process.stderr.read()
+    assert "stopped" in err
+    assert "Traceback" not in err and "ERROR" not in err
+    assert process.stdin is not None
+    process.stdin.close()
 
 
 def test_a_port_in_use_is_a_clear_error(tmp_path: Path) -> None:

@@ -16,12 +16,15 @@ from typing import Any
 
 from ..core.processor import StreamBlockProcessor
 from .errors import CLIError
-from .inputs import open_source
+from .inputs import Source, open_source
 from .model import Record, event_dict
-from .reading import Warn
+from .reading import Warn, warn_on_stderr
 from .registries import registry_for
 
 GLOB_CHARACTERS = frozenset("*?[")
+
+OnBytes = Callable[[int], None]
+"""Told the bytes read so far of the current input (for a progress bar)."""
 
 
 @dataclass(frozen=True)
@@ -69,12 +72,10 @@ class Reader:
         self.options = options
         self.registry, self.unknown = registry_for(options.registry, options.unknown)
 
-    def records(
-        self, path: str, warn: Warn, on_bytes: Callable[[int], None] | None = None
-    ) -> Iterator[Record]:
-        """Every event of ``path`` (``-``: stdin) as a record naming its ``source``, as
-        the input arrives. Problems with the whole file raise :class:`CLIError`.
-        ``on_bytes`` hears how many bytes have been read, after each record."""
+    def events(self, path: str, warn: Warn = warn_on_stderr) -> Iterator[tuple[Source, Any]]:
+        """Every processor event of ``path`` (``-``: stdin), with the source it came
+        from, as the input arrives (a pipe's lines as they are written). Problems with
+        the whole input raise :class:`CLIError`; a bad line is a ``warn`` and skipped."""
         options = self.options
         source = open_source(
             path,
@@ -91,13 +92,21 @@ class Reader:
                 markup=options.markup,
             )
             for event in processor.process(_paced(source.items, options.delay)):
-                record = event_dict(event)
-                record["source"] = source.name
-                yield record
-                if on_bytes is not None and source.reader is not None:
-                    on_bytes(source.reader.position)
+                yield source, event
         finally:
             source.close()
+
+    def records(
+        self, path: str, warn: Warn = warn_on_stderr, on_bytes: OnBytes | None = None
+    ) -> Iterator[Record]:
+        """:meth:`events` as records (the ``--json`` objects) naming their ``source``.
+        ``on_bytes`` hears how many bytes have been read, after each record."""
+        for source, event in self.events(path, warn):
+            record = event_dict(event)
+            record["source"] = source.name
+            yield record
+            if on_bytes is not None and source.reader is not None:
+                on_bytes(source.reader.position)
 
 
 @dataclass
@@ -143,7 +152,7 @@ def read_all(
     *,
     jobs: int,
     warn: Warn,
-    on_bytes: Callable[[int], None] | None = None,
+    on_bytes: OnBytes | None = None,
 ) -> Generator[tuple[str, Iterator[Record]], None, None]:
     """``(path, records)`` for each input in order. With one job the records stream as
     the file is read (a live pipe shows at once); with more, files are read by worker

@@ -24,7 +24,7 @@ from ..adapters import EventCategory, IdentityInputAdapter, InputAdapter, detect
 from ..core.errors import AdapterWarning
 from .errors import CLIError
 from .loading import adapter_name, load_adapter
-from .reading import ByteReader, Decoder, Warn, _stderr_warning, decoded, lines
+from .reading import ByteReader, Decoder, Warn, decoded, lines, warn_on_stderr
 
 DEFAULT_CHUNK = 4096
 """Characters per chunk of text input read from a file (a pipe gives what it has)."""
@@ -198,7 +198,7 @@ def open_source(
     adapter: str | None = None,
     chunk: int | None = None,
     encoding: str = "utf-8",
-    warn: Warn = _stderr_warning,
+    warn: Warn = warn_on_stderr,
 ) -> Source:
     """Open ``path`` (``-`` for stdin) and decide how to read it. The items come as the
     input arrives: a pipe's lines are events as soon as each line ends."""

@@ -24,9 +24,10 @@ def human_bytes(count: float) -> str:
 
 
 class Progress:
-    """Files done out of a total, bytes, blocks and errors so far."""
+    """Files done out of a total, bytes, blocks and errors so far. A disabled one
+    (``err`` is ``None``: not a terminal) counts and draws nothing."""
 
-    def __init__(self, err: TextIO, total_files: int, total_bytes: int | None) -> None:
+    def __init__(self, err: TextIO | None, total_files: int, total_bytes: int | None) -> None:
         self.err = err
         self.total_files = total_files
         self.total_bytes = total_bytes
@@ -49,6 +50,8 @@ class Progress:
         )
 
     def update(self, *, force: bool = False) -> None:
+        if self.err is None:
+            return
         now = time.monotonic()
         if force or now - self.last >= 1 / RATE:
             self.last = now
@@ -57,7 +60,7 @@ class Progress:
             self.shown = True
 
     def clear(self) -> None:
-        if self.shown:
+        if self.shown and self.err is not None:
             self.err.write("\r\x1b[K")
             self.err.flush()
             self.shown = False

@@ -27,7 +27,7 @@ DECODE_WARNINGS = 5
 Warn = Callable[[str], None]
 
 
-def _stderr_warning(message: str) -> None:
+def warn_on_stderr(message: str) -> None:
     print(f"streamblocks: warning: {message}", file=sys.stderr, flush=True)
 
 
@@ -83,7 +83,7 @@ def _enough(head: bytes) -> bool:
 class Decoder:
     """Incremental decoding that replaces what does not decode and says where."""
 
-    def __init__(self, encoding: str, name: str, warn: Warn = _stderr_warning) -> None:
+    def __init__(self, encoding: str, name: str, warn: Warn = warn_on_stderr) -> None:
         self.encoding = encoding
         self.decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
         self.name = name
@@ -149,4 +149,4 @@ def lines(texts: Iterator[str]) -> Iterator[str]:
         yield "".join(parts)
 
 
-__all__ = ["ByteReader", "Decoder", "decoded", "lines"]
+__all__ = ["ByteReader", "Decoder", "Warn", "decoded", "lines", "warn_on_stderr"]

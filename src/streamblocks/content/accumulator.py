@@ -58,6 +58,10 @@ def _mapping(value: Any) -> dict[str, Any]:
     return {} if value is None or value == "" else {"value": value}
 
 
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def _text(value: Any) -> str:
     value = _plain(value)
     return value if isinstance(value, str) else "" if value is None else str(value)
@@ -101,7 +105,7 @@ def _tool_result(block: Block) -> ToolResultBlock:
     attrs = block.attrs
     return ToolResultBlock(
         tool_call_id=str(attrs.get("tool_call_id") or attrs.get("id") or block.id),
-        name=attrs.get("name"),
+        name=_str_or_none(attrs.get("name")),
         content=_plain(block.content),
         is_error=bool(attrs.get("is_error", False)),
     )
@@ -121,12 +125,15 @@ def _code(block: Block) -> CodeBlock:
 
 def _command(block: Block) -> CommandBlock:
     attrs = block.attrs
-    exit_code = attrs.get("exit_code")
+    exit_code, interrupted = attrs.get("exit_code"), attrs.get("interrupted")
     return CommandBlock(
         command=str(attrs.get("command", "")),
         output=_text(block.content) or attrs.get("output"),
         exit_code=exit_code if isinstance(exit_code, int) else None,
         status=attrs.get("status"),
+        stdout=_str_or_none(attrs.get("stdout")),
+        stderr=_str_or_none(attrs.get("stderr")),
+        interrupted=interrupted if isinstance(interrupted, bool) else None,
     )
 
 
@@ -134,7 +141,7 @@ def _file_change(block: Block) -> FileChangeBlock:
     attrs = block.attrs
     return FileChangeBlock(
         path=str(attrs.get("path", "")),
-        kind=str(attrs.get("kind", "update")),
+        kind=str(attrs.get("kind", "modify")),
         diff=attrs.get("diff") or (_text(block.content) or None),
         content=attrs.get("content"),
     )
@@ -163,8 +170,9 @@ DEFAULT_CONVERTERS: dict[tuple[str, str], Converter] = {
 
 Provider-native blocks (syntax ``"native"``) carry their details in ``attrs``: a tool
 call its ``name``/``id`` (content: the argument object), a tool result its
-``tool_call_id``/``is_error``, a command its ``command``/``exit_code``/``status``
-(content: the output), a file change its ``path``/``kind`` (content: the diff), a todo
+``tool_call_id``/``name``/``is_error``, a command its ``command``/``exit_code``/``status``
+(and ``stdout``/``stderr``/``interrupted`` when known; content: the output), a file
+change its ``path``/``kind`` (content: the diff), a todo
 list its items as content, code its ``language``/``path``/``start_line``/``total_lines``
 (content: the code). Gadget blocks are tool calls named after the gadget."""
 

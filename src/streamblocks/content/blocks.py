@@ -35,6 +35,9 @@ class ThinkingBlock(_Content):
     id: str | None = None
     """The block's id; for OpenAI Responses the reasoning item's id (``rs_…``), which
     is sent back as that reasoning item."""
+    redacted: str | None = None
+    """Anthropic's redacted thinking (encrypted ``data``; ``text`` is empty), sent back
+    unchanged."""
 
     def __init__(self, text: str | None = None, /, **data: Any) -> None:
         if text is not None:
@@ -113,24 +116,28 @@ class CodeBlock(_Content):
 
 
 class FileChangeBlock(_Content):
-    """A change to a file: ``kind`` is ``add``, ``update``, ``delete`` (or the agent's
-    own word); ``diff`` or ``content`` when the agent reported them."""
+    """A change to a file: ``kind`` is ``add``, ``modify``, ``delete`` or ``rename`` (the
+    same words for every agent); ``diff`` or ``content`` when the agent reported them."""
 
     type: Literal["file_change"] = "file_change"
     path: str
-    kind: str = "update"
+    kind: str = "modify"
     diff: str | None = None
     content: str | None = None
 
 
 class CommandBlock(_Content):
-    """A command an agent ran, with its output and exit code when known."""
+    """A command an agent ran, with its output and exit code when known; ``stdout``,
+    ``stderr`` and ``interrupted`` apart when the agent reports them apart."""
 
     type: Literal["command"] = "command"
     command: str
     output: str | None = None
     exit_code: int | None = None
     status: str | None = None
+    stdout: str | None = None
+    stderr: str | None = None
+    interrupted: bool | None = None
 
 
 class TodoItem(_Content):

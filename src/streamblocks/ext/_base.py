@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..adapters.protocols import EventCategory, Native, NativeStart
+from pydantic_core import to_jsonable_python
+
+from ..adapters.protocols import EventCategory, Native, NativeEnd, NativeStart
 from ..core.events import StopReason, Usage
 
 _NOTHING: Any = object()
@@ -143,3 +145,17 @@ def tool_call_start(key: Any, call_id: Any, name: Any, **attrs: Any) -> NativeSt
     """
     block_id = call_id if isinstance(call_id, str) else None
     return NativeStart(key, "tool_call", block_id, {"name": name, "id": call_id, **attrs}, "json")
+
+
+def tool_result(key: Any, call_id: Any, name: Any, content: Any, is_error: bool) -> list[Native]:
+    """A whole tool result (a server-side tool's: web search, code execution) as a
+    ``tool_result`` block naming its tool and call. ``content`` becomes plain JSON data:
+    SDK objects are dumped, so the block survives a JSON round trip."""
+    attrs = {
+        "tool_call_id": call_id if isinstance(call_id, str) else None,
+        "name": name if isinstance(name, str) else None,
+        "is_error": is_error,
+        "server": True,
+    }
+    data = to_jsonable_python(content, fallback=str) if content is not None else ""
+    return [NativeStart(key, "tool_result", None, attrs), NativeEnd(key, data)]

@@ -234,6 +234,29 @@ def language_for(path: str) -> str | None:
     return LANGUAGES.get(suffix) if suffix else None
 
 
+FILE_CHANGE_KINDS: Mapping[str, str] = {
+    "add": "add", "added": "add", "create": "add", "created": "add", "new": "add",
+    "modify": "modify", "modified": "modify", "update": "modify", "updated": "modify",
+    "edit": "modify", "edited": "modify", "change": "modify", "changed": "modify",
+    "delete": "delete", "deleted": "delete", "remove": "delete", "removed": "delete",
+    "rename": "rename", "renamed": "rename", "move": "rename", "moved": "rename",
+}  # fmt: skip
+"""An agent's word for a file change → the one vocabulary of ``FileChangeBlock.kind``."""
+
+
+def file_change_kind(word: Any) -> str:
+    """``add``, ``modify``, ``delete`` or ``rename`` for an agent's own word (Codex says
+    ``update``, Claude Code's Write says ``create``); an update that moves the file (a
+    ``move_path``) is a ``rename``; anything unknown is a ``modify``."""
+    if is_mapping(word):  # {"type": "update", "move_path": ...}
+        if word.get("move_path"):
+            return "rename"
+        word = word.get("type")
+    if isinstance(word, str):
+        return FILE_CHANGE_KINDS.get(word.lower(), "modify")
+    return "modify"
+
+
 def text_of(content: Any) -> Any:
     """A tool result's content: a string as it is, a list of text parts joined, anything
     else unchanged."""

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     try:
-        serve(app, sock, started)
+        serve(app, sock, started, the_run.stop)
     except KeyboardInterrupt:
         pass
     finally:

@@ -21,7 +21,7 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .. import Passthrough, StreamBlockProcessor, StreamStarted
+from .. import AdapterWarning, Passthrough, StreamBlockProcessor, StreamStarted
 from ..content import Message, MessageAccumulator
 from ..ext.agui import AGUIOutputAdapter, encode_sse
 from .message import finished, message_events
@@ -36,6 +36,7 @@ class Run:
     def __init__(self) -> None:
         self.messages: list[str] = []
         self.done = False
+        self.stopping = False
         self.accumulator = MessageAccumulator()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
@@ -50,6 +51,11 @@ class Run:
 
     def finish(self) -> None:
         self.done = True
+        self._wake()
+
+    def stop(self) -> None:
+        """End every page's stream now (the server is shutting down)."""
+        self.stopping = True
         self._wake()
 
     def _wake(self) -> None:
@@ -88,7 +94,7 @@ class Run:
                 )
                 index = stop
                 continue
-            if self.done:
+            if self.done or self.stopping:
                 return
             changed = self._changed
             if changed is None:
@@ -178,6 +184,17 @@ def _document(document: Document, converter: _Converter) -> Iterator[Any]:
     yield finished(blocks)
 
 
+def _said(warning: warnings.WarningMessage) -> str:
+    """A warning's message, with what to do about it in the viewer."""
+    message = str(warning.message)
+    if issubclass(warning.category, AdapterWarning):
+        message += (
+            " In the viewer: choose the adapter with --adapter NAME (`streamblocks adapters`"
+            " lists them); events it passes through are under Raw events."
+        )
+    return message
+
+
 def produce(
     run: Run,
     processor: StreamBlockProcessor,
@@ -192,8 +209,7 @@ def produce(
             for event in _events(processor, items, converter):
                 agui = converter.convert(event)
                 while caught:
-                    warning = caught.pop(0)
-                    agui.append(_viewer_event("warning", {"message": str(warning.message)}))
+                    agui.append(_viewer_event("warning", {"message": _said(caught.pop(0))}))
                 converter.publish(agui)
     except Exception as exc:  # the page shows it; the server keeps serving what it has
         converter.warn(f"reading the input failed: {type(exc).__name__}: {exc}")

@@ -170,8 +170,14 @@ def url_of(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(app: Starlette, sock: socket.socket, on_started: Callable[[], None]) -> None:
-    """Serve until Ctrl-C (uvicorn handles the signal and shuts down gracefully)."""
+def serve(
+    app: Starlette,
+    sock: socket.socket,
+    on_started: Callable[[], None],
+    on_stopping: Callable[[], None],
+) -> None:
+    """Serve until Ctrl-C. uvicorn handles the signal; ``on_stopping`` then ends the
+    pages' open streams, so the graceful shutdown has nothing to wait for."""
     import uvicorn
 
     config = uvicorn.Config(
@@ -185,6 +191,11 @@ def serve(app: Starlette, sock: socket.socket, on_started: Callable[[], None]) -
             await asyncio.sleep(0.02)
         if server.started:
             on_started()
+        while not task.done():
+            if server.should_exit:
+                on_stopping()
+                break
+            await asyncio.sleep(0.05)
         await task
 
     asyncio.run(main())

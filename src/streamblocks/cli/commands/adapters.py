@@ -19,6 +19,8 @@ SDK_MODULES: dict[str, str | None] = {
     "agui": "ag_ui.core",
     "claude_cli": None,
     "codex_cli": None,
+    "claude_agent_sdk": "claude_agent_sdk",
+    "openai_agents": "agents",
     "pydantic_ai": "pydantic_ai",
     "langchain": "langchain_core",
     "ollama": "ollama",

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any, TextIO
 
 from ..batch import ReadOptions, expand, read_all
 from ..errors import CLIError
 from ..loading import check_adapter_name
-from ..model import Tally
+from ..model import Record, Tally
 from ..options import (
     add_delay_option,
     add_markup_option,
@@ -21,7 +22,7 @@ from ..options import (
 )
 from ..output import exit_code, renderer_for
 from ..progress import Progress
-from ..reading import _stderr_warning
+from ..reading import warn_on_stderr
 from ..render import JSONRenderer, Renderer
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
@@ -106,13 +107,13 @@ def _stdin_is_terminal() -> bool:
     return stdin is not None and hasattr(stdin, "isatty") and stdin.isatty()
 
 
-def _progress(paths: list[str]) -> Progress | None:
-    if not sys.stderr.isatty() or paths == ["-"]:
-        return None
+def _progress(paths: list[str]) -> Progress:
+    """A bar for several files, or one large file, when stderr is a terminal."""
     sizes = [_size(path) for path in paths]
+    wanted = sys.stderr.isatty() and paths != ["-"]
     if len(paths) == 1 and sizes[0] < PROGRESS_MIN_BYTES:
-        return None
-    return Progress(sys.stderr, len(paths), sum(sizes))
+        wanted = False
+    return Progress(sys.stderr if wanted else None, len(paths), sum(sizes))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.out:
             args.render = "json"
-        renderer = renderer_for(args, out, live=bool(args.delay))
+        # Open blocks are drawn live (rich, on a terminal) for a replay or a pipe.
+        renderer = renderer_for(args, out, live=bool(args.delay) or paths == ["-"])
         return _extract(args, paths, renderer)
     finally:
         if out is not sys.stdout:
@@ -152,65 +154,70 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         delay=args.delay,
         markup=args.markup,
     )
-    several = len(paths) > 1
-    progress = _progress(paths)
-    shared_terminal = progress is not None and renderer.out.isatty()
-    tally = Tally(renderer.prices)
-    skipped = failed = 0
-
-    def warn(message: str) -> None:
-        nonlocal skipped
-        skipped += 1
-        if progress is not None:
-            progress.clear()
-        _stderr_warning(message)
-
-    done_bytes = 0
-
-    def on_bytes(position: int) -> None:
-        if progress is not None and not shared_terminal:
-            progress.bytes = done_bytes + position
-            progress.update()
-
-    inputs = read_all(paths, options, jobs=args.jobs, warn=warn, on_bytes=on_bytes)
+    batch = Batch(renderer, _progress(paths), several=len(paths) > 1)
+    inputs = read_all(paths, options, jobs=args.jobs, warn=batch.warn, on_bytes=batch.on_bytes)
     try:
         for path, records in inputs:
-            if progress is not None and shared_terminal:
-                progress.clear()
-            if several:
-                renderer.begin_source("<stdin>" if path == "-" else path)
-            try:
-                for record in records:
-                    renderer(record)
-                    tally.add(record)
-                    if progress is not None and record["type"] == "STREAM_FINISHED":
-                        progress.blocks, progress.errors = tally.blocks, tally.errors
-            except CLIError as exc:
-                if not several:
-                    raise
-                failed += 1
-                if progress is not None:
-                    progress.clear()
-                print(f"streamblocks: {exc}", file=sys.stderr, flush=True)
-            tally.files += 1
-            done_bytes += _size(path)
-            if progress is not None:
-                progress.files, progress.bytes = tally.files, done_bytes
-                progress.update(force=tally.files == len(paths))
+            batch.show(path, records)
     finally:
         inputs.close()  # stops the worker processes at once when the output went away
         renderer.close()
-        if progress is not None:
-            progress.clear()
-    if several:
-        if isinstance(renderer, JSONRenderer):
-            if args.out:
-                print(f"streamblocks: {tally.line()}", file=sys.stderr)
-        else:
-            renderer.totals(tally.line())
-    if failed:
+        batch.progress.clear()
+    if batch.several:
+        if not isinstance(renderer, JSONRenderer):
+            renderer.totals(batch.tally.line())
+        elif args.out:
+            print(f"streamblocks: {batch.tally.line()}", file=sys.stderr)
+    if batch.failed:
         return 2
-    return exit_code(renderer, args.strict, skipped)
+    return exit_code(renderer, args.strict, batch.warnings)
+
+
+class Batch:
+    """The inputs of one ``extract`` run, shown in turn: the records, the warnings,
+    a progress bar kept off the output's lines, the totals."""
+
+    def __init__(self, renderer: Renderer, progress: Progress, *, several: bool) -> None:
+        self.renderer = renderer
+        self.progress = progress
+        self.several = several
+        self.tally = Tally(renderer.prices)
+        self.warnings = self.failed = self.done_bytes = 0
+        # Sharing the terminal with the output, the bar is drawn only between inputs.
+        self.between_only = progress.err is not None and renderer.out.isatty()
+
+    def warn(self, message: str) -> None:
+        self.warnings += 1
+        self.progress.clear()
+        warn_on_stderr(message)
+
+    def on_bytes(self, position: int) -> None:
+        if not self.between_only:
+            self.progress.bytes = self.done_bytes + position
+            self.progress.update()
+
+    def show(self, path: str, records: Iterator[Record]) -> None:
+        """One input's records; a :class:`CLIError` fails only this input when there
+        are several."""
+        if self.between_only:
+            self.progress.clear()
+        if self.several:
+            self.renderer.begin_source("<stdin>" if path == "-" else path)
+        try:
+            for record in records:
+                self.renderer(record)
+                self.tally.add(record)
+                self.progress.blocks, self.progress.errors = self.tally.blocks, self.tally.errors
+        except CLIError as exc:
+            if not self.several:
+                raise
+            self.failed += 1
+            self.progress.clear()
+            print(f"streamblocks: {exc}", file=sys.stderr, flush=True)
+        self.tally.files += 1
+        self.done_bytes += _size(path)
+        self.progress.files, self.progress.bytes = self.tally.files, self.done_bytes
+        self.progress.update(force=self.tally.files == self.progress.total_files)
 
 
 __all__ = ["add_parser", "run"]

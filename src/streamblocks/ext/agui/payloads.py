@@ -105,5 +105,6 @@ def token_usage(core: Any, usage: Usage | None) -> list[Any] | None:
         "cached_input_tokens": usage.cache_read_tokens,
         "cache_write_input_tokens": usage.cache_write_tokens,
     }
-    present = {name: value for name, value in fields.items() if value is not None}
+    # (AG-UI counts are non-negative: a provider's odd negative count is left out)
+    present = {name: value for name, value in fields.items() if value is not None and value >= 0}
     return [core.TokenUsage(**present)] if present else None

@@ -16,6 +16,7 @@ from .._base import (
     as_int,
     field,
     tool_call_start,
+    tool_result,
 )
 from .types import HELPER_EVENT_TYPES, RAW_EVENT_TYPES, STOP_REASONS, TOOL_BLOCK_TYPES
 
@@ -39,20 +40,24 @@ class AnthropicInputAdapter(ProviderAdapter):
 
     ``text_delta`` is text. ``thinking`` content blocks become ``thinking`` blocks (their
     signature in the block's ``attrs``), ``tool_use``/``server_tool_use`` blocks become
-    ``tool_call`` blocks built from their ``input_json_delta`` pieces. ``message_start``
-    starts the stream and ``message_stop`` ends it; ``message_delta`` carries the stop
-    reason and usage; ``ping`` is dropped. Citations, redacted thinking, server tool
-    results and ``error`` pass through. The events ``messages.stream()`` adds (``text``,
+    ``tool_call`` blocks built from their ``input_json_delta`` pieces, and a server
+    tool's result (``web_search_tool_result``, ``code_execution_tool_result``,
+    ``mcp_tool_result``...) a ``tool_result`` block naming its tool and call.
+    ``message_start`` starts the stream and ``message_stop`` ends it; ``message_delta``
+    carries the stop reason and usage; ``ping`` is dropped. Citations, redacted thinking
+    and ``error`` pass through. The events ``messages.stream()`` adds (``text``,
     ``thinking``, ``input_json``, ``signature``, ``citation``) repeat a raw delta and are
     skipped.
     """
 
     _open: dict[int, str]
     _signatures: dict[int, str]
+    _calls: dict[str, Any]
 
     def _reset(self) -> None:
         self._open = {}
         self._signatures = {}
+        self._calls = {}  # tool-use id -> tool name, to name server tool results
 
     def matches(self, event: Any) -> bool:
         try:
@@ -145,9 +150,23 @@ class AnthropicInputAdapter(ProviderAdapter):
         elif block_type in TOOL_BLOCK_TYPES:
             self._open[index] = "tool_call"
             server = {} if block_type == "tool_use" else {"server": True}
-            natives.append(
-                tool_call_start(index, field(block, "id"), field(block, "name"), **server)
+            call_id, name = field(block, "id"), field(block, "name")
+            if isinstance(call_id, str):
+                self._calls[call_id] = name
+            natives.append(tool_call_start(index, call_id, name, **server))
+        elif isinstance(block_type, str) and block_type.endswith("_tool_result"):
+            # A server tool's result (web search, code execution, MCP) arrives whole.
+            call_id = field(block, "tool_use_id")
+            content = field(block, "content")
+            error_type = field(content, "type") if content is not None else None
+            failed = bool(field(block, "is_error")) or (
+                isinstance(error_type, str) and error_type.endswith("_error")
             )
-        else:  # redacted_thinking, server tool results, and anything newer
+            name = self._calls.get(call_id) if isinstance(call_id, str) else None
+            name = name or block_type[: -len("_tool_result")]
+            return Step(
+                EventCategory.SKIP, natives=tool_result(index, call_id, name, content, failed)
+            )
+        else:  # redacted_thinking and anything newer
             return PASSTHROUGH
         return Step(EventCategory.SKIP, natives=natives)

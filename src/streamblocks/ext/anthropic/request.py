@@ -28,6 +28,7 @@ from ...content import (
 from ...conversation import (
     append,
     content_text,
+    joined_text,
     native_call_ids,
     result_as_text,
     system_text,
@@ -74,6 +75,8 @@ def _blocks(block: Any, calls: set[str]) -> list[dict[str, Any]]:
     if isinstance(block, TextBlock):
         return [{"type": "text", "text": block.text}] if block.text else []
     if isinstance(block, ThinkingBlock):
+        if block.redacted is not None:
+            return [{"type": "redacted_thinking", "data": block.redacted}]
         if not block.signature:
             return []
         return [{"type": "thinking", "thinking": block.text, "signature": block.signature}]
@@ -121,8 +124,7 @@ def read(kw: dict[str, Any]) -> list[Message]:
     out: list[Message] = []
     system = kw.get("system")
     if system:
-        text = system if isinstance(system, str) else "".join(b["text"] for b in system)
-        out.append(Message.system(text))
+        out.append(Message.system(joined_text(system)))
     names: dict[str, str] = {}
     for turn in kw.get("messages", ()):
         content = turn["content"]
@@ -137,7 +139,7 @@ def read(kw: dict[str, Any]) -> list[Message]:
                 append(out, "user", pending)
                 pending = []
                 call_id = block["tool_use_id"]
-                text = _result_text(block.get("content"))
+                text = joined_text(block.get("content"))
                 error = bool(block.get("is_error"))
                 out.append(tool_message(call_id, names.get(call_id), text, error))
             else:
@@ -150,16 +152,12 @@ def _assistant_block(block: dict[str, Any], names: dict[str, str]) -> Any:
     kind = block["type"]
     if kind == "thinking":
         return ThinkingBlock(block["thinking"], signature=block.get("signature"))
+    if kind == "redacted_thinking":
+        return ThinkingBlock("", redacted=block["data"])
     if kind == "tool_use":
         names[block["id"]] = block["name"]
         return ToolCallBlock(id=block["id"], name=block["name"], arguments=block.get("input", {}))
     return TextBlock(block.get("text", ""))
-
-
-def _result_text(content: Any) -> str:
-    if isinstance(content, str) or content is None:
-        return content or ""
-    return "".join(part.get("text", "") for part in content)
 
 
 def _user_block(block: dict[str, Any]) -> Any:

@@ -15,10 +15,15 @@ from ...adapters.protocols import (
 )
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int
-from .._jsonl import JSONLinesAdapter, is_mapping, language_for, text_of, unified_diff
+from .._jsonl import (
+    JSONLinesAdapter,
+    is_mapping,
+    text_of,
+)
 from ..anthropic import AnthropicInputAdapter
 from ..anthropic.types import STOP_REASONS
-from .types import COMMAND_TOOLS, EDIT_TOOLS, LINE_TYPES, READ_TOOLS, TODO_TOOLS
+from .results import Tool, typed_blocks
+from .types import COMMAND_TOOLS, LINE_TYPES
 
 
 class Part(NamedTuple):
@@ -29,11 +34,6 @@ class Part(NamedTuple):
     block: Mapping[str, Any]
     line: Mapping[str, Any]
     position: int
-
-
-class _Tool(NamedTuple):
-    name: str
-    input: Any
 
 
 def _usage(raw: Any, cost: Any) -> Usage | None:
@@ -95,7 +95,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     _inner: AnthropicInputAdapter
     _streamed: set[Any]
-    _tools: dict[str, _Tool]
+    _tools: dict[str, Tool]
     _last_stop: StopReason | None
 
     def _reset(self) -> None:
@@ -130,7 +130,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             known = self._tools.get(call_id)
             if tool_input is None and known is not None:
                 tool_input = known.input
-            self._tools[call_id] = _Tool(str(name or ""), tool_input)
+            self._tools[call_id] = Tool(str(name or ""), tool_input)
 
     # ------------------------------------------------------------------ analysis
 
@@ -280,79 +280,18 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             return SKIP
         is_error = bool(block.get("is_error", False))
         content = text_of(block.get("content"))
+        tool = self._tools.get(call_id)
+        attrs = {"tool_call_id": call_id, "name": tool.name if tool else None, "is_error": is_error}
         natives = [
-            NativeStart(key, "tool_result", None, {"tool_call_id": call_id, "is_error": is_error}),
+            NativeStart(key, "tool_result", None, attrs),
             NativeEnd(key, content if content is not None else ""),
         ]
         line = part.line
         payload = line.get("tool_use_result", line.get("toolUseResult"))
         if is_mapping(payload):
-            natives.extend(self._typed(("typed", key), call_id, payload, is_error))
+            natives.extend(typed_blocks(("typed", key), call_id, tool, payload, is_error, content))
+        elif isinstance(payload, str) and tool is not None and tool.name in COMMAND_TOOLS:
+            # A failed command's result is its error text ("Error: Exit code 1\n...").
+            failure = {"stdout": "", "stderr": payload}
+            natives.extend(typed_blocks(("typed", key), call_id, tool, failure, is_error, payload))
         return Step(EventCategory.SKIP, natives=natives)
-
-    def _typed(
-        self, key: Any, call_id: str, payload: Mapping[str, Any], is_error: bool
-    ) -> list[Native]:
-        """The typed block a tool's structured result stands for (none when unknown)."""
-        tool = self._tools.get(call_id, _Tool("", None))
-        name, tool_input = tool.name, tool.input if is_mapping(tool.input) else {}
-        file = payload.get("file")
-        if (name in READ_TOOLS or not name) and is_mapping(file):
-            path = file.get("filePath")
-            code = file.get("content")
-            if isinstance(path, str) and isinstance(code, str):
-                attrs = {
-                    "path": path,
-                    "language": language_for(path),
-                    "start_line": as_int(file.get("startLine")),
-                    "total_lines": as_int(file.get("totalLines")),
-                    "num_lines": as_int(file.get("numLines")),
-                    "tool_call_id": call_id,
-                }
-                return [NativeStart(key, "code", None, attrs), NativeEnd(key, code)]
-        if name in COMMAND_TOOLS or (not name and "stdout" in payload):
-            stdout, stderr = payload.get("stdout"), payload.get("stderr")
-            output = stdout if isinstance(stdout, str) else ""
-            if isinstance(stderr, str) and stderr:
-                output += ("" if not output or output.endswith("\n") else "\n") + stderr
-            status = (
-                "interrupted"
-                if payload.get("interrupted")
-                else "failed"
-                if is_error
-                else "completed"
-            )
-            attrs = {
-                "command": str(tool_input.get("command", "")),
-                "status": status,
-                "tool_call_id": call_id,
-            }
-            return [NativeStart(key, "command", None, attrs), NativeEnd(key, output)]
-        path = payload.get("filePath")
-        if (name in EDIT_TOOLS or not name) and isinstance(path, str):
-            created = payload.get("type") == "create"
-            patch = payload.get("structuredPatch")
-            diff = unified_diff(path, patch) if isinstance(patch, list) else None
-            new_content = payload.get("content")
-            attrs = {
-                "path": path,
-                "kind": "add" if created else "update",
-                "diff": diff,
-                "content": new_content if isinstance(new_content, str) else None,
-                "tool_call_id": call_id,
-            }
-            return [NativeStart(key, "file_change", None, attrs), NativeEnd(key, diff or "")]
-        todos = payload.get("newTodos")
-        if todos is None and name in TODO_TOOLS:
-            todos = tool_input.get("todos")
-        if isinstance(todos, list):
-            items = [
-                {"text": str(todo.get("content", "")), "status": str(todo.get("status", "pending"))}
-                for todo in todos
-                if is_mapping(todo)
-            ]
-            return [
-                NativeStart(key, "todo", None, {"tool_call_id": call_id}),
-                NativeEnd(key, {"items": items}),
-            ]
-        return []

@@ -15,7 +15,7 @@ from ...adapters.protocols import (
 )
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int
-from .._jsonl import JSONLinesAdapter, is_mapping, text_of
+from .._jsonl import JSONLinesAdapter, file_change_kind, is_mapping, text_of
 from .types import EVENT_TYPES, ITEM_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
 
 
@@ -34,6 +34,16 @@ def _message(raw: Any) -> str | None:
     if is_mapping(raw):
         raw = raw.get("message")
     return raw if isinstance(raw, str) and raw else None
+
+
+def _final_status(item: Mapping[str, Any]) -> str:
+    """The status of an item that completed: its own, unless it still says it is under
+    way (or nothing), which a completed item no longer is."""
+    status = item.get("status")
+    if isinstance(status, str) and status and status != "in_progress":
+        return status
+    failed = item.get("error") is not None or as_int(item.get("exit_code")) not in (None, 0)
+    return "failed" if failed else "completed"
 
 
 def _item_type(item: Mapping[str, Any]) -> Any:
@@ -167,7 +177,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             return self._streamed(item_id, "thinking", {}, item.get("text"), completed)
         if item_type == "command_execution":
             attrs = {"command": str(item.get("command", "")), "status": item.get("status")}
-            end = {"exit_code": as_int(item.get("exit_code")), "status": item.get("status")}
+            end = {"exit_code": as_int(item.get("exit_code")), "status": _final_status(item)}
             return self._streamed(
                 item_id, "command", attrs, item.get("aggregated_output"), completed, end
             )
@@ -181,19 +191,9 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
         if item_type == "mcp_tool_call":
             return self._tool_call(item_id, item, completed)
         if item_type == "web_search":
-            if item_id in self._done:
-                return SKIP
-            self._done.add(item_id)
-            key = ("call", item_id)
-            attrs = {"name": "web_search", "id": str(item_id)}
             query = item.get("query")
-            return Step(
-                EventCategory.SKIP,
-                natives=(
-                    NativeStart(key, "tool_call", str(item_id), attrs, "json"),
-                    NativeEnd(key, {"query": query} if isinstance(query, str) else {}),
-                ),
-            )
+            arguments = {"query": query} if isinstance(query, str) else {}
+            return self._call(item_id, {"name": "web_search"}, arguments, item, completed)
         if item_type == "error":
             return PASSTHROUGH
         if item_type in ITEM_TYPES:
@@ -241,9 +241,9 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             diff = change.get("diff", change.get("unified_diff"))
             attrs = {
                 "path": change["path"],
-                "kind": str(change.get("kind", "update")),
+                "kind": file_change_kind(change.get("kind")),
                 "diff": diff if isinstance(diff, str) else None,
-                "status": item.get("status"),
+                "status": _final_status(item),
             }
             natives.append(NativeStart(key, "file_change", None, attrs))
             natives.append(NativeEnd(key, ""))
@@ -270,15 +270,33 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             natives.extend(self._todo(item_id))
         return natives
 
-    def _tool_call(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+    def _call(
+        self,
+        item_id: Any,
+        attrs: dict[str, Any],
+        arguments: Any,
+        item: Mapping[str, Any],
+        completed: bool,
+    ) -> Step:
+        """A ``tool_call`` block for an item: opened when the item starts, closed with
+        its final status when it completes (or at once, for an item seen completed)."""
         natives: list[Native] = []
-        if item_id not in self._done:
-            self._done.add(item_id)
-            key = ("call", item_id)
-            arguments = item.get("arguments")
-            attrs = {"name": item.get("tool"), "id": str(item_id), "server": item.get("server")}
+        key = ("call", item_id)
+        if item_id not in self._done and key not in self._open:
+            self._open.add(key)
+            attrs = {**attrs, "id": str(item_id), "status": item.get("status")}
             natives.append(NativeStart(key, "tool_call", str(item_id), attrs, "json"))
-            natives.append(NativeEnd(key, arguments if is_mapping(arguments) else {}))
+        if completed and key in self._open:
+            self._open.discard(key)
+            self._done.add(item_id)
+            status = {"status": _final_status(item)}
+            natives.append(NativeEnd(key, arguments if is_mapping(arguments) else {}, status))
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _tool_call(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        tool, arguments = item.get("tool"), item.get("arguments")
+        attrs = {"name": tool, "server": item.get("server")}
+        natives = list(self._call(item_id, attrs, arguments, item, completed).natives)
         if completed:
             key = ("result", item_id)
             error = _message(item.get("error"))
@@ -289,7 +307,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             else:
                 content = result
             failed = error is not None or item.get("status") == "failed"
-            attrs = {"tool_call_id": str(item_id), "is_error": failed}
+            attrs = {"tool_call_id": str(item_id), "name": tool, "is_error": failed}
             natives.append(NativeStart(key, "tool_result", None, attrs))
             natives.append(NativeEnd(key, error if content is None and error else content or ""))
         return Step(EventCategory.SKIP, natives=natives) if natives else SKIP

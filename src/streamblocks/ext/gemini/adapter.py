@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
@@ -39,6 +40,39 @@ def _signature(part: Any) -> str | None:
     return raw if isinstance(raw, str) else None
 
 
+def _gemini_shaped(obj: Any) -> bool:
+    """An object with Gemini's response shape (``candidates[0].content.parts`` and a
+    ``finish_reason``) from another SDK: Vertex AI's ``GenerationResponse``, the
+    proto-plus ``GenerateContentResponse`` of google-generativeai."""
+    candidates = getattr(obj, "candidates", None)
+    if candidates is None or isinstance(candidates, (str, bytes, Mapping)):
+        return False
+    try:
+        first = candidates[0]
+    except (IndexError, KeyError, TypeError):
+        return False
+    parts = getattr(getattr(first, "content", None), "parts", None)
+    if parts is None or isinstance(parts, (str, bytes)):
+        return False
+    return hasattr(first, "finish_reason")
+
+
+def _reason(value: Any) -> str | None:
+    """A finish reason's name: proto-plus enums are ints named like google-genai's."""
+    if isinstance(value, int) and hasattr(value, "name"):
+        return str(value.name)
+    return enum_value(value)
+
+
+def _plain(value: Any) -> Any:
+    """Function-call arguments as plain dicts and lists (proto maps and lists are not)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return [_plain(v) for v in value]
+    return value
+
+
 class GeminiInputAdapter(ProviderAdapter):
     """Reads google-genai ``generate_content_stream`` chunks, sync or async.
 
@@ -67,7 +101,7 @@ class GeminiInputAdapter(ProviderAdapter):
             if cls.__module__.startswith("google.genai"):
                 return cls.__name__ == "GenerateContentResponse"
             if not isinstance(event, dict):
-                return False
+                return _gemini_shaped(event)
             if isinstance(event.get("candidates"), list):
                 return True
             if "promptFeedback" in event or "prompt_feedback" in event:
@@ -96,7 +130,10 @@ class GeminiInputAdapter(ProviderAdapter):
             for part in (field(content, "parts") if content is not None else None) or ():
                 piece = field(part, "text")
                 call = field2(part, "function_call", "functionCall")
-                if isinstance(piece, str) and field(part, "thought"):
+                if call:  # before the text: a proto part's absent text reads ""
+                    self._close_thinking(natives)
+                    natives.extend(self._call(call, _signature(part)))
+                elif isinstance(piece, str) and field(part, "thought"):
                     if not self._thinking_open:
                         self._thinking_open = True
                         natives.append(NativeStart(_THOUGHT_KEY, "thinking"))
@@ -109,12 +146,9 @@ class GeminiInputAdapter(ProviderAdapter):
                     if piece:
                         self._close_thinking(natives)
                         text += piece
-                elif call is not None:
-                    self._close_thinking(natives)
-                    natives.extend(self._call(call, _signature(part)))
                 else:
                     other = True
-            reason = enum_value(field2(candidate, "finish_reason", "finishReason"))
+            reason = _reason(field2(candidate, "finish_reason", "finishReason"))
             if reason and reason != "FINISH_REASON_UNSPECIFIED":
                 self._close_thinking(natives)
                 stop = FINISH_REASONS.get(reason, StopReason.unknown)
@@ -143,5 +177,5 @@ class GeminiInputAdapter(ProviderAdapter):
         args = field(call, "args")
         return [
             tool_call_start(key, field(call, "id"), field(call, "name"), **extra),
-            NativeEnd(key, dict(args) if args is not None else {}),
+            NativeEnd(key, _plain(args) if isinstance(args, Mapping) else {}),
         ]

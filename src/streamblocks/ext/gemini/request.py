@@ -28,7 +28,14 @@ from ...content import (
     ToolCallBlock,
     ToolResultBlock,
 )
-from ...conversation import append, native_call_ids, result_as_text, system_text, tool_message
+from ...conversation import (
+    append,
+    joined_text,
+    native_call_ids,
+    result_as_text,
+    system_text,
+    tool_message,
+)
 from ...tools import ToolSpec, model_schema
 from .schema import gemini_schema
 
@@ -92,6 +99,8 @@ def _parts(block: Any, calls: set[str], names: dict[str, str]) -> list[dict[str,
     if isinstance(block, TextBlock):
         return [{"text": block.text}] if block.text else []
     if isinstance(block, ThinkingBlock):
+        if block.redacted is not None:
+            return []  # another provider's encrypted thinking
         return [_signed({"text": block.text, "thought": True}, block.signature)]
     if isinstance(block, ToolCallBlock):
         call = {"id": block.id, "name": block.name, "args": block.arguments}
@@ -131,9 +140,8 @@ def read(kw: dict[str, Any]) -> list[Message]:
     config = kw.get("config") or {}
     system = config.get("system_instruction")
     if system:
-        if not isinstance(system, str):
-            system = "".join(part.get("text", "") for part in system.get("parts", ()))
-        out.append(Message.system(system))
+        parts = system if isinstance(system, str) else system.get("parts")
+        out.append(Message.system(joined_text(parts)))
     for content in kw.get("contents", ()):
         parts = content.get("parts", ())
         if content.get("role") == "model":

@@ -8,6 +8,7 @@ from typing import Any
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, ProviderAdapter, Step, as_int, field, tool_call_start
+from .._usage import add_usage
 from .types import (
     CHUNK_TYPE,
     END_EVENTS,
@@ -19,14 +20,6 @@ from .types import (
 )
 
 _THINKING_KEY = "thinking"
-_USAGE_FIELDS = (
-    "input_tokens",
-    "output_tokens",
-    "total_tokens",
-    "cache_read_tokens",
-    "cache_write_tokens",
-    "reasoning_tokens",
-)
 
 
 def _is_chunk(obj: Any) -> bool:
@@ -43,17 +36,17 @@ def _is_stream_event(obj: Any) -> bool:
     return isinstance(name, str) and name.startswith("on_") and "run_id" in obj
 
 
-def _counts(raw: Any) -> tuple[int | None, ...]:
-    """A chunk's ``usage_metadata`` as the :class:`Usage` fields, in order."""
+def _usage(raw: Any) -> Usage:
+    """A chunk's ``usage_metadata`` (an increment) as a :class:`Usage`."""
     inp = field(raw, "input_token_details") or {}
     out = field(raw, "output_token_details") or {}
-    return (
-        as_int(field(raw, "input_tokens")),
-        as_int(field(raw, "output_tokens")),
-        as_int(field(raw, "total_tokens")),
-        as_int(field(inp, "cache_read")),
-        as_int(field(inp, "cache_creation")),
-        as_int(field(out, "reasoning")),
+    return Usage(
+        input_tokens=as_int(field(raw, "input_tokens")),
+        output_tokens=as_int(field(raw, "output_tokens")),
+        total_tokens=as_int(field(raw, "total_tokens")),
+        cache_read_tokens=as_int(field(inp, "cache_read")),
+        cache_write_tokens=as_int(field(inp, "cache_creation")),
+        reasoning_tokens=as_int(field(out, "reasoning")),
     )
 
 
@@ -88,7 +81,7 @@ class LangChainInputAdapter(ProviderAdapter):
     _tool: Hashable | None
     _calls: int
     _stop: StopReason | None
-    _usage: list[int | None]
+    _usage: Usage | None
 
     def _reset(self) -> None:
         self._thinking_open = False
@@ -96,7 +89,7 @@ class LangChainInputAdapter(ProviderAdapter):
         self._tool = None
         self._calls = 0
         self._stop = None
-        self._usage = [None] * len(_USAGE_FIELDS)
+        self._usage = None
 
     def matches(self, event: Any) -> bool:
         try:
@@ -226,8 +219,5 @@ class LangChainInputAdapter(ProviderAdapter):
         """The running total: LangChain's chunks carry usage increments."""
         if not raw:
             return None
-        totals = self._usage
-        for i, count in enumerate(_counts(raw)):
-            if count is not None:
-                totals[i] = (totals[i] or 0) + count
-        return Usage(**dict(zip(_USAGE_FIELDS, totals, strict=True)))
+        self._usage = add_usage(self._usage, _usage(raw))
+        return self._usage

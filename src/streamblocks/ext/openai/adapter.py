@@ -17,6 +17,7 @@ from .._base import (
     as_int,
     field,
     tool_call_start,
+    tool_result,
 )
 from .types import (
     CHAT_CHUNK_OBJECT,
@@ -24,6 +25,7 @@ from .types import (
     CHAT_HELPER_TYPES,
     NATIVE_ITEM_TYPES,
     RESPONSES_INCOMPLETE_REASONS,
+    SERVER_TOOL_ITEMS,
 )
 
 _REASONING_KEY = "reasoning"
@@ -101,6 +103,19 @@ def _responses_usage(raw: Any) -> Usage | None:
     )
 
 
+def _server_result(item: Any, item_type: str) -> list[Native]:
+    """The ``tool_result`` block of a tool OpenAI ran (web search, code interpreter...)."""
+    name, fields = SERVER_TOOL_ITEMS[item_type]
+    if item_type == "mcp_call":
+        name = field(item, "name") or name
+    error = field(item, "error")
+    content = {key: field(item, key) for key in fields if field(item, key) is not None}
+    if error is not None:
+        content["error"] = error
+    failed = error is not None or field(item, "status") in ("failed", "incomplete")
+    return tool_result(field(item, "id"), field(item, "id"), name, content, failed)
+
+
 class OpenAIInputAdapter(ProviderAdapter):
     """Reads OpenAI streams: Chat Completions and the Responses API, sync or async.
 
@@ -114,8 +129,10 @@ class OpenAIInputAdapter(ProviderAdapter):
       becomes ``thinking`` blocks and function/custom tool calls ``tool_call`` blocks,
       one per output item. ``*.done`` events and ``response.completed`` repeat text
       already read and are skipped; ``response.created`` starts the stream,
-      ``response.completed``/``response.incomplete`` end it; errors, refusals,
-      annotations and built-in tool items (web search, code interpreter...) pass through.
+      ``response.completed``/``response.incomplete`` end it; a built-in tool's item
+      (web search, file search, code interpreter, image generation, MCP) becomes a
+      ``tool_result`` block when it is done; errors, refusals, annotations and the
+      progress events of built-in tools pass through.
 
     Only the first choice (``index == 0``) of a Chat Completions stream is read.
     """
@@ -259,6 +276,8 @@ class OpenAIInputAdapter(ProviderAdapter):
             item_type = field(item, "type")
             if item_type in NATIVE_ITEM_TYPES:
                 return Step(EventCategory.SKIP, natives=(NativeEnd(field(item, "id")),))
+            if item_type in SERVER_TOOL_ITEMS:
+                return Step(EventCategory.SKIP, natives=_server_result(item, item_type))
             return SKIP if item_type == "message" else PASSTHROUGH
         if kind == "response.created":
             return START

@@ -27,10 +27,12 @@ from ...conversation import (
     arguments_json,
     data_url,
     flagged_text,
+    joined_text,
+    media_block,
     native_call_ids,
     parse_arguments,
+    read_parts,
     result_as_text,
-    split_data_url,
     tool_message,
     unflag,
 )
@@ -133,9 +135,9 @@ def read(kw: dict[str, Any]) -> list[Message]:
     for item in kw.get("messages", ()):
         role, content = item.get("role"), item.get("content")
         if role in ("system", "developer"):
-            append(out, "system", [TextBlock(_joined(content))])
+            append(out, "system", [TextBlock(joined_text(content))])
         elif role == "user":
-            append(out, "user", _user_blocks(content))
+            append(out, "user", read_parts(content, _USER_PARTS))
         elif role == "assistant":
             blocks: list[Any] = [TextBlock(content)] if content else []
             for call in item.get("tool_calls") or ():
@@ -147,41 +149,19 @@ def read(kw: dict[str, Any]) -> list[Message]:
                 )
             append(out, "assistant", blocks)
         elif role == "tool":
-            text, error = unflag(_joined(content))
+            text, error = unflag(joined_text(content))
             call_id = item["tool_call_id"]
             out.append(tool_message(call_id, names.get(call_id), text, error))
     return out
 
 
-def _joined(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content or ())
-
-
-def _user_blocks(content: Any) -> list[Any]:
-    if isinstance(content, str):
-        return [TextBlock(content)]
-    blocks: list[Any] = []
-    for part in content or ():
-        kind = part.get("type")
-        if kind == "text":
-            blocks.append(TextBlock(part["text"]))
-        elif kind == "image_url":
-            url = part["image_url"]["url"]
-            inline = split_data_url(url)
-            if inline:
-                blocks.append(ImageBlock(media_type=inline[0], data=inline[1]))
-            else:
-                blocks.append(ImageBlock(url=url))
-        elif kind == "file":
-            file = part["file"]
-            inline = split_data_url(file.get("file_data", ""))
-            if inline:
-                blocks.append(
-                    DocumentBlock(media_type=inline[0], data=inline[1], title=file.get("filename"))
-                )
-    return blocks
+_USER_PARTS = {
+    "text": lambda part: TextBlock(part["text"]),
+    "image_url": lambda part: media_block(ImageBlock, part["image_url"]["url"]),
+    "file": lambda part: media_block(
+        DocumentBlock, part["file"].get("file_data", ""), title=part["file"].get("filename")
+    ),
+}
 
 
 def tool_names(kw: dict[str, Any]) -> list[str]:

@@ -29,10 +29,12 @@ from ...conversation import (
     arguments_json,
     data_url,
     flagged_text,
+    joined_text,
+    media_block,
     native_call_ids,
     parse_arguments,
+    read_parts,
     result_as_text,
-    split_data_url,
     tool_message,
     unflag,
 )
@@ -137,7 +139,7 @@ def read(kw: dict[str, Any]) -> list[Message]:
             arguments = parse_arguments(item.get("arguments"))
             turn.append(ToolCallBlock(id=item["call_id"], name=item["name"], arguments=arguments))
         elif role == "assistant":
-            turn.append(TextBlock(_text(item.get("content"))))
+            turn.append(TextBlock(joined_text(item.get("content"))))
         else:
             append(out, "assistant", turn)
             turn = []
@@ -146,41 +148,22 @@ def read(kw: dict[str, Any]) -> list[Message]:
                 call_id = item["call_id"]
                 out.append(tool_message(call_id, names.get(call_id), text, error))
             elif role in ("system", "developer"):
-                append(out, "system", [TextBlock(_text(item.get("content")))])
+                append(out, "system", [TextBlock(joined_text(item.get("content")))])
             elif role == "user":
-                append(out, "user", _user_blocks(item.get("content")))
+                append(out, "user", read_parts(item.get("content"), _USER_PARTS))
     append(out, "assistant", turn)
     return out
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "".join(part.get("text", "") for part in content or ())
-
-
-def _user_blocks(content: Any) -> list[Any]:
-    if isinstance(content, str):
-        return [TextBlock(content)]
-    blocks: list[Any] = []
-    for part in content or ():
-        kind = part.get("type")
-        if kind == "input_text":
-            blocks.append(TextBlock(part["text"]))
-        elif kind == "input_image":
-            inline = split_data_url(part.get("image_url") or "")
-            if inline:
-                blocks.append(ImageBlock(media_type=inline[0], data=inline[1]))
-            else:
-                blocks.append(ImageBlock(url=part.get("image_url")))
-        elif kind == "input_file":
-            inline = split_data_url(part.get("file_data") or "")
-            if inline:
-                title = part.get("filename")
-                blocks.append(DocumentBlock(media_type=inline[0], data=inline[1], title=title))
-            else:
-                blocks.append(DocumentBlock(url=part.get("file_url")))
-    return blocks
+_USER_PARTS = {
+    "input_text": lambda part: TextBlock(part["text"]),
+    "input_image": lambda part: media_block(ImageBlock, part.get("image_url") or ""),
+    "input_file": lambda part: media_block(
+        DocumentBlock,
+        part.get("file_data") or part.get("file_url") or "",
+        title=part.get("filename"),
+    ),
+}
 
 
 def tool_names(kw: dict[str, Any]) -> list[str]:

@@ -65,10 +65,22 @@ NATIVE_ITEM_TYPES: Mapping[str, str] = {
 }
 """Responses output items that become native blocks (item type → block type)."""
 
+SERVER_TOOL_ITEMS: Mapping[str, tuple[str, tuple[str, ...]]] = {
+    "web_search_call": ("web_search", ("action",)),
+    "file_search_call": ("file_search", ("queries", "results")),
+    "code_interpreter_call": ("code_interpreter", ("code", "outputs")),
+    "image_generation_call": ("image_generation", ("result",)),
+    "mcp_call": ("mcp", ("arguments", "output")),
+}
+"""Responses output items of tools OpenAI runs itself (item type → the tool's name and
+the item fields that make the result's content); done, they become ``tool_result``
+blocks. An ``mcp_call`` is named by its item's ``name``."""
+
 __all__ = [
     "CHAT_CHUNK_OBJECT",
     "CHAT_FINISH_REASONS",
     "CHAT_HELPER_TYPES",
     "NATIVE_ITEM_TYPES",
     "RESPONSES_INCOMPLETE_REASONS",
+    "SERVER_TOOL_ITEMS",
 ]

@@ -3,12 +3,14 @@
 // a few milliseconds at a time, so a 10 MB transcript keeps the page responsive while
 // it fills; each touched row redraws once per frame, not once per event.
 
+import { watchChunk } from "./code.js";
 import { row } from "./rows.js";
 import "./chrome.js";
 
 const FRAME_BUDGET_MS = 12; // per animation frame, while the run streams at its own pace
 const BACKLOG_BUDGET_MS = 40; // while a replay's backlog is worked off: fewer, fuller frames
 const BACKLOG = 1000;
+const CHUNK_ROWS = 100;
 const NATIVE_ROWS = { command: "sb-command", file_change: "sb-file-change", code: "sb-code-block", todo: "sb-todo" };
 const QUIET_TYPES = new Set([
   "STEP_STARTED", "STEP_FINISHED", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT",
@@ -19,6 +21,7 @@ const QUIET_TYPES = new Set([
 class Run extends HTMLElement {
   connectedCallback() {
     this.list = this.querySelector(".sb-list");
+    this.chunk = null;
     this.footer = document.querySelector("sb-footer");
     this.queue = [];
     this.head = 0;
@@ -96,8 +99,16 @@ class Run extends HTMLElement {
     return window.innerHeight + window.scrollY >= document.body.scrollHeight - 80;
   }
 
+  // Rows go into chunks of CHUNK_ROWS: appending a row lays out its chunk, not the whole
+  // list, and chunks out of view are skipped altogether (content-visibility).
   add(element, key = null) {
-    this.list.append(element);
+    if (this.chunk === null || this.chunk.childElementCount >= CHUNK_ROWS) {
+      this.chunk = document.createElement("div");
+      this.chunk.className = "sb-chunk";
+      this.list.append(this.chunk);
+      watchChunk(this.chunk);
+    }
+    this.chunk.append(element);
     if (key !== null) this.rows.set(key, element);
     return element;
   }

@@ -67,22 +67,33 @@ function highlighted(code, text, language) {
   code.dataset.highlighted = "true";
 }
 
-// Code is highlighted when it comes near the viewport: a long run has hundreds of code
-// panels, and highlighting them all would hold up the first view of the page.
-const waiting = new Map();
+// Code is highlighted when it comes near the viewport: a long run has thousands of code
+// panels, and highlighting them all would hold up the page. The run's rows live in chunks
+// (see app.js); one IntersectionObserver watches the chunks (not every code element, which
+// would cost a check per element per frame), and a chunk near the viewport has its code
+// highlighted, as has code added to such a chunk later.
+const jobs = new WeakMap(); // <code> -> {text, language}
+const near = new Set(); // chunks in or near the viewport
 const observer = new IntersectionObserver((entries) => {
   for (const entry of entries) {
-    if (!entry.target.isConnected) {
-      observer.unobserve(entry.target); // redrawn away (a streaming fence) before it was seen
-      waiting.delete(entry.target);
-    }
-    if (!entry.isIntersecting) continue;
-    observer.unobserve(entry.target);
-    const job = waiting.get(entry.target);
-    waiting.delete(entry.target);
-    if (job) highlighted(entry.target, job.text, job.language);
+    if (entry.isIntersecting) {
+      near.add(entry.target);
+      for (const code of entry.target.querySelectorAll("code[data-pending]")) highlightNow(code);
+    } else near.delete(entry.target);
   }
 }, { rootMargin: "800px 0px" });
+
+export function watchChunk(chunk) {
+  observer.observe(chunk);
+}
+
+function highlightNow(code) {
+  const job = jobs.get(code);
+  if (!job) return;
+  jobs.delete(code);
+  delete code.dataset.pending;
+  highlighted(code, job.text, job.language);
+}
 
 // A <code> element holding `text`, highlighted as `language` (when highlight.js knows it)
 // once it is near the viewport.
@@ -91,8 +102,12 @@ export function codeElement(text, language) {
   const hljs = window.hljs;
   if (!hljs || !language || !hljs.getLanguage(language) || text.length > MAX_HIGHLIGHT) return code;
   code.dataset.language = language;
-  waiting.set(code, { text, language });
-  observer.observe(code);
+  code.dataset.pending = "true";
+  jobs.set(code, { text, language });
+  requestAnimationFrame(() => {
+    const chunk = code.isConnected ? code.closest(".sb-chunk") : null;
+    if (chunk && near.has(chunk)) highlightNow(code);
+  });
   return code;
 }
 

@@ -158,6 +158,8 @@ function renderBlock(block) {
   return inline(lines.join("\n"), h("p"));
 }
 
+const LARGE_TAIL = 32768;
+
 export class Markdown {
   constructor(container) {
     this.container = container;
@@ -165,38 +167,54 @@ export class Markdown {
     this.done = 0; // characters of the text rendered into blocks that are final
     this.text = "";
     this.tail = [];
+    this.tailSize = 0; // the open part's size when the tail was last drawn
+    this.raw = null; // text that arrived since then, shown as it is (see render)
   }
 
   add(text) {
     this.pending.push(text);
   }
 
-  // Draw what arrived since the last call (`final`: the text is complete).
+  // Draw what arrived since the last call (`final`: the text is complete). The last,
+  // still-open block is redrawn from its source; once it is large (a reply that is one
+  // long unclosed fence) it is redrawn only each time it has doubled, the text between
+  // shown unformatted at its end, so the total work stays linear in the text.
   render(final = false) {
-    if (this.pending.length) {
-      this.text += this.pending.join("");
-      this.pending = [];
+    const fresh = this.pending.length ? this.pending.join("") : "";
+    this.pending = [];
+    this.text += fresh;
+    const openSize = this.text.length - this.done;
+    if (!final && openSize > LARGE_TAIL && openSize < 2 * this.tailSize) {
+      if (!this.raw) {
+        this.raw = h("p", { class: "sb-raw-tail" });
+        this.tail.push(this.raw);
+        this.container.append(this.raw);
+      }
+      this.raw.append(fresh);
+      return;
     }
     for (const node of this.tail) node.remove();
     this.tail = [];
+    this.raw = null;
     const open = this.text.slice(this.done);
     const cut = final ? open.length : open.lastIndexOf("\n") + 1;
     const parsed = blocks(open.slice(0, cut).split("\n").slice(0, final ? undefined : -1));
     const keep = final ? parsed.length : Math.max(0, parsed.length - 1);
     for (const block of parsed.slice(0, keep)) this.container.append(renderBlock(block));
-    if (!final) {
-      this.done += keep < parsed.length ? parsed[keep].start : cut;
-      const rest = this.text.slice(this.done);
-      if (rest.trim()) {
-        for (const block of blocks(rest.split("\n"))) {
-          const node = renderBlock(block);
-          node.classList.add("sb-open");
-          this.tail.push(node);
-          this.container.append(node);
-        }
-      }
-    } else {
+    if (final) {
       this.done = this.text.length;
+      return;
+    }
+    this.done += keep < parsed.length ? parsed[keep].start : cut;
+    const rest = this.text.slice(this.done);
+    this.tailSize = rest.length;
+    if (rest.trim()) {
+      for (const block of blocks(rest.split("\n"))) {
+        const node = renderBlock(block);
+        node.classList.add("sb-open");
+        this.tail.push(node);
+        this.container.append(node);
+      }
     }
   }
 

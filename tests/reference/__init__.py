@@ -1,0 +1,1 @@
+"""A reference reader for the built-in syntaxes (see reader.py)."""
