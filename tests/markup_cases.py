@@ -38,6 +38,14 @@ def call_of(arguments: Any, attrs: Any) -> tuple[Any, ...]:
     return (attrs["name"], arguments, *([attrs["id"]] if "id" in attrs else []))
 
 
+def found_outcome(
+    text: list[str], thinking: list[Any], calls: list[Any], errors: list[Any], whole: list[str]
+) -> dict[str, Any]:
+    """What a stream gave, in the shape the cases expect (``whole``: every character)."""
+    joined = {"text": "".join(text), "thinking": thinking, "calls": calls, "errors": errors}
+    return {**joined, "whole": "".join(whole)}
+
+
 def case(family: str, source: str, /, **expected: Any) -> tuple[str, str, dict[str, Any]]:
     found: dict[str, Any] = {"text": "", "thinking": [], "calls": [], "errors": []}
     found.update(expected)

@@ -202,3 +202,24 @@ def test_reader_events_for_other_tools(runs: Path) -> None:
         f"{names[-1]}, line {last_line}: invalid JSON (Expecting property name enclosed in "
         "double quotes: line 1 column 2 (char 1)); skipped"
     ]
+
+
+def test_stdin_among_files_with_jobs(
+    runs: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """Worker processes cannot read the command's standard input: with `-` among the
+    inputs they are not used, and stdin is read like the files."""
+    import io
+    import sys
+
+    body = (runs / "0-anthropic.jsonl").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(body)))
+    first = str(runs / "1-openai.jsonl")
+    code, out, _ = run(capsys, "extract", first, "-", "--json", "--jobs", "2")
+    assert code == 0
+    records = json_events(out)
+    assert list(dict.fromkeys(r["source"] for r in records)) == [first, "<stdin>"]
+    stdin_text = "".join(
+        r["text"] for r in records if r["source"] == "<stdin>" and r["type"] == "TEXT_DELTA"
+    )
+    assert stdin_text == "run 0\n"

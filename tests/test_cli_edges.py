@@ -252,3 +252,10 @@ def test_abbreviated_options_are_refused(reply: Path, capsys: Any) -> None:
     code, _, err = run(capsys, "extract", str(reply), "--enc", "utf-8")
     assert code == 2
     assert "unrecognized arguments: --enc" in err
+
+
+def test_out_that_cannot_be_written(reply: Path, tmp_path: Path, capsys: Any) -> None:
+    code, out, err = run(capsys, "extract", str(reply), "--out", str(tmp_path))  # a folder
+    assert (code, out) == (2, "")
+    assert err.startswith(f"streamblocks: --out: cannot write {tmp_path}: ")
+    assert err.count("\n") == 1

@@ -23,22 +23,8 @@ def snippets() -> list[tuple[str, str]]:
     return found
 
 
-# Model markup runs on the core v2 scanner (inline regions, branch `core`): its page and
-# example are skipped until that is merged. [markup]
-NEEDS_REGIONS = ("docs/markup.md", "markup_qwen.py")
-
-
-def _skip_without_regions(where: str) -> None:
-    if any(name in where for name in NEEDS_REGIONS):
-        import importlib.util
-
-        if importlib.util.find_spec("streamblocks.core.region") is None:
-            pytest.skip("model markup needs the core v2 scanner (streamblocks.core.region)")
-
-
 @pytest.mark.parametrize(("where", "code"), snippets(), ids=[w for w, _ in snippets()])
 def test_snippet_runs(where: str, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    _skip_without_regions(where)
     monkeypatch.chdir(ROOT)
     exec(compile(code, where, "exec"), {"__name__": "__snippet__"})
 
@@ -55,7 +41,6 @@ def examples() -> list[Path]:
     "example", examples(), ids=[str(p.relative_to(ROOT / "examples")) for p in examples()]
 )
 def test_example_runs_offline(example: Path) -> None:
-    _skip_without_regions(str(example))
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     for key in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         env.pop(key, None)  # offline: each example replays its bundled recording

@@ -6,7 +6,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamblocks.syntaxes.frontmatter import _plain_mapping, load_yaml_mapping
+from streamblocks.core.yaml_text import _plain_mapping, load_yaml_mapping
 
 KEYS = st.from_regex(r"[A-Za-z_][A-Za-z0-9_-]{0,6}", fullmatch=True)
 VALUES = st.one_of(

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from markup_cases import CASES, call_of
+from markup_cases import CASES, call_of, found_outcome
 from streamblocks.markup import FAMILIES, Markup
 from streamblocks.markup.formats import GRAMMARS
 from streamblocks.markup.reader import Reader
@@ -57,13 +57,7 @@ def summary(pieces: list[tuple[Any, ...]]) -> dict[str, Any]:
         elif tag == "fail":
             errors.append((piece[2], "".join(raw)))
             kind, raw = "", []
-    return {
-        "text": "".join(text),
-        "thinking": thinking,
-        "calls": calls,
-        "errors": errors,
-        "whole": "".join(whole),
-    }
+    return found_outcome(text, thinking, calls, errors, whole)
 
 
 def pieces_of(pieces: list[tuple[Any, ...]], end: tuple[Any, ...]) -> list[tuple[Any, ...]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from markup_cases import CASES, call_of
+from markup_cases import CASES, call_of, found_outcome
 from markup_driver import Driver
 from streamblocks.core.events import StopReason
 from streamblocks.markup import Markup
@@ -39,13 +39,7 @@ def outcome(events: list[tuple[Any, ...]]) -> dict[str, Any]:
         elif event[0] == "error":
             whole.append(event[2])
             errors.append((event[1] == "UNCLOSED", event[2]))
-    return {
-        "text": "".join(text),
-        "thinking": thinking,
-        "calls": calls,
-        "errors": errors,
-        "whole": "".join(whole),
-    }
+    return found_outcome(text, thinking, calls, errors, whole)
 
 
 @pytest.mark.parametrize(("family", "text", "expected"), CASES)

@@ -3,9 +3,10 @@ marker-dense documents and every chunking (whole, one character at a time, rando
 the session gives the same events as the reference — visible text, block starts,
 metadata, deltas (merged per block and path), blocks and errors.
 
-Cases where today's core differs from DESIGN.md are marked ``xfail(strict=True)``
-"until the core v2 lands"; the generated documents avoid those constructs, and the
-marked examples below show each difference on its own.
+The rules the core v2 brought (same-name tags do not nest, unquoted and bare attributes,
+opening tags over lines, blank lines after ``!!start``, configurable delimiters, named
+parameters, ``on_start`` not called for ``<tag/>``) have their own documents and
+examples below.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ TYPES = Types(
     xml=("think", "cite"),
     gadget=("Calc",),
 )
-XFAIL = pytest.mark.xfail(strict=True, reason="until the core v2 lands")
 
 
 def processor(types: Types = TYPES, **syntax: Any) -> StreamBlockProcessor:
@@ -284,7 +284,6 @@ def test_core_matches_the_reference_for_every_chunking(text: str, data: st.DataO
     check(text, random_pieces(text, data))
 
 
-@XFAIL
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=V2_DOCUMENTS, data=st.data())
 def test_core_v2_matches_the_reference_for_every_chunking(text: str, data: st.DataObject) -> None:
@@ -322,7 +321,6 @@ def test_examples(text: str) -> None:
     check(text)
 
 
-@XFAIL
 @pytest.mark.parametrize(
     "text",
     [
@@ -336,14 +334,12 @@ def test_design_rules_core_v2_implements(text: str) -> None:
     check(text)
 
 
-@XFAIL
 def test_configurable_delimiter() -> None:
     types = Types(preamble=("note",), frontmatter=("task",), delimiter="@@")
     text = "@@b1:note\nx\n@@end\n@@start\n---\nblock_type: task\n---\ny\n@@end\n!!b2:note\n"
     check(text, types=types, delimiter="@@")
 
 
-@XFAIL
 def test_on_start_is_not_called_for_a_self_closing_tag() -> None:
     calls: list[dict[str, str]] = []
     registry = BlockRegistry()
@@ -361,7 +357,6 @@ class Params(BaseModel):
     size: int = 0
 
 
-@XFAIL
 def test_key_value_params_reach_the_metadata_model() -> None:
     registry = BlockRegistry()
     registry.register("note", metadata=Params)

@@ -24,26 +24,20 @@ import streamblocks
 # module.attribute -> the operations the code applies ("match" covers match at an
 # offset, "search" covers search/finditer/sub over a whole text).
 USES: dict[str, tuple[str, ...]] = {
-    "streamblocks.core.inline._TICK_OR_NEWLINE": ("search",),
     "streamblocks.cli.inputs._ARRAY_OF_OBJECTS": ("match",),
     "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
     "streamblocks.syntaxes.arguments._INT": ("fullmatch",),
     "streamblocks.syntaxes.arguments._FLOAT": ("fullmatch",),
     "streamblocks.syntaxes.arguments._BAD_ESCAPE": ("search",),
-    "streamblocks.syntaxes.frontmatter._PLAIN_ENTRY": ("fullmatch",),
-    "streamblocks.syntaxes.frontmatter._BRACKETS": ("search",),
+    "streamblocks.core.yaml_text._PLAIN_ENTRY": ("fullmatch",),
+    "streamblocks.core.yaml_text._BRACKETS": ("search",),
     "streamblocks.syntaxes.gadget._NAME": ("fullmatch",),
     "streamblocks.syntaxes.gadget._NAME_SO_FAR": ("fullmatch",),
-    "streamblocks.syntaxes.preamble._OPENER": ("fullmatch",),
-    "streamblocks.syntaxes.preamble._OPENER_PREFIX": ("fullmatch",),
-    "streamblocks.syntaxes.xml._NAME_AT": ("match",),
-    "streamblocks.syntaxes.xml._SPACES": ("match",),
-    "streamblocks.syntaxes.xml._ATTR": ("match",),
+    "streamblocks.syntaxes.preamble._KEYED": ("fullmatch",),
     "streamblocks.syntaxes.xml._ATTR_ANYWHERE": ("search",),
-    "streamblocks.syntaxes.xml._ATTR_PREFIX": ("fullmatch",),
-    "streamblocks.syntaxes.xml._CLOSE_TAG": ("match",),
-    "streamblocks.syntaxes.xml._CLOSE_PREFIX": ("fullmatch",),
     "streamblocks.syntaxes.xml._ENTITY": ("search",),
+    "streamblocks.syntaxes.xml._NAME_RUN": ("match",),
+    "streamblocks.syntaxes.xml._TICK_OR_NEWLINE": ("search",),
     # model markup [markup]: names looked for at a body's start, heads and values read
     "streamblocks.markup.families._ALWAYS_THINKING": ("search",),
     "streamblocks.markup.formats.deepseek._INVOKE_NAME": ("search",),
@@ -67,16 +61,17 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.schema._INTEGER": ("match",),
     "streamblocks.markup.schema._NUMBER": ("match",),
 }
-# Patterns built at run time: the inline scanner's stops, the search for the next line
-# that may be a marker (session.py) and the closing-line searches of the parsers.
+# Patterns built at run time by the scanner (scanner.py): the visible state's search
+# (inline openers, or a newline before a line a marker may start), the block state's
+# search for the next line a marker may start, and the held-tail search.
 DYNAMIC = {
-    "<": ("search",),
-    "[<`]": ("search",),
-    "\n": ("search",),
+    "<|`|\n(?=[\\ !`~])": ("search",),
+    "<\\|channel\\|>|<think>|<|\n": ("search",),
     "\n[!`~<-]": ("search",),
-    r"\n!!end[^\S\n]*\n": ("search",),
-    r"\n {0,3}`{3,}[ \t\r]*\n": ("search",),
-    r"\n {0,3}~{4,}[ \t\r]*\n": ("search",),
+    # the preamble's opener and partial opener for the delimiter "!!" (preamble.py)
+    r"!!([A-Za-z0-9_.\-]+):([A-Za-z0-9_.\-]+)((?::[^:]*)*)": ("fullmatch",),
+    r"!(?:!(?:[A-Za-z0-9_.\-]+(?::(?:[A-Za-z0-9_.\-]+(?::.*|\s*))?)?)?)?": ("fullmatch",),
+    "(?:<\\|channel\\|||<\\|channel|<thi|<th|<t|<)\\Z": ("search",),
 }
 
 

@@ -95,15 +95,11 @@ def test_block_start_comes_in_the_feed_that_completes_the_tag() -> None:
         "<foo>x</foo>",
         "stray </citation> closer",
         "<think about it",
-        "<think about it> later",
         "if a <b then c",
         "<citation",
-        "<citation url=unquoted>x</citation>",
         '<citation url = "spaced">x</citation>',
         "<citationx>x</citationx>",
         "< citation>x</citation>",
-        "<citation\n>x</citation>",
-        '<citation url="line\nbreak">x</citation>',
         "<<<>>>",
         "</think>",
         "<note/ >",
@@ -120,7 +116,8 @@ def test_noise_stays_text(text: str) -> None:
     ("prefix", "released"),
     [
         ("<think about", "<think about"[:0]),  # still may be <think about="...">
-        ("<think about ", "<think about "),
+        ("<think about ", ""),  # still may be <think about other="...">
+        ("<think about, ", "<think about, "),
         ("a <b", "a <b"),  # no registered tag starts with b
         ("a <d", "a "),  # <done> may follow
         ("a <3", "a <3"),
@@ -140,7 +137,8 @@ def test_released_at_the_first_character_that_rules_a_tag_out() -> None:
     session = processor().session()
     assert visible(session.feed("<think abo")) == ""
     assert visible(session.feed("ut")) == ""
-    assert visible(session.feed(" it")) == "<think about it"
+    assert visible(session.feed(" it")) == ""  # bare attributes: <think about it>
+    assert visible(session.feed(", so")) == "<think about it, so"
 
 
 def test_tags_anywhere_and_split_everywhere() -> None:
@@ -188,11 +186,53 @@ def test_self_closing() -> None:
     assert visible(events) == "x  y  z"
 
 
-def test_nesting_of_the_same_tag_is_counted() -> None:
+def test_same_tag_does_not_nest() -> None:
     events = assert_invariant(processor(), "<note>a <note>b</note> c</note> d")
     (block,) = blocks(events)
-    assert block.content == "a <note>b</note> c"
-    assert visible(events) == " d"
+    assert block.content == "a <note>b"
+    assert visible(events) == " c</note> d"
+
+
+def test_think_about_think_tags() -> None:
+    events = assert_invariant(processor(), "<think>about <think> tags</think>rest")
+    (block,) = blocks(events)
+    assert block.content == "about <think> tags"
+    assert visible(events) == "rest"
+
+
+@pytest.mark.parametrize(
+    ("text", "attrs", "content"),
+    [
+        ("<citation url=unquoted>x</citation>", {"url": "unquoted"}, "x"),
+        ("<citation url=a/b?c&amp;d >x</citation>", {"url": "a/b?c&d"}, "x"),
+        ("<citation\n>x</citation>", {}, "x"),
+        ('<citation url="line\nbreak">x</citation>', {"url": "line\nbreak"}, "x"),
+        (
+            "<citation a='1'\n  b=\"2\" c=3\n  d>x</citation>",
+            {"a": "1", "b": "2", "c": "3", "d": ""},
+            "x",
+        ),
+        ("<think about it> later</think>", {"about": "", "it": ""}, " later"),
+        ("<done checked/>", {"checked": ""}, ""),
+    ],
+)
+def test_attribute_forms_and_tags_over_lines(
+    text: str, attrs: dict[str, str], content: str
+) -> None:
+    (block,) = blocks(assert_invariant(processor(), text))
+    assert dict(block.attrs) == attrs
+    assert block.content == content
+    assert block.raw == text
+
+
+def test_a_tag_longer_than_the_marker_limit_is_not_a_tag() -> None:
+    limits = Limits(max_marker_chars=16)
+    text = "<citation\n\n\n\n\n\n\n\n\n\n>x</citation>"
+    events = assert_invariant(processor(limits=limits), text)
+    assert not blocks(events)
+    (error,) = errors(events)
+    assert error.code is ErrorCode.MARKER_TOO_LARGE
+    assert error.raw == text[:16]
 
 
 def test_self_closing_same_tag_inside_does_not_nest() -> None:
@@ -600,3 +640,15 @@ def test_block_end_is_in_order_with_text() -> None:
         "TextDelta",
     ]
     assert isinstance(events[3], BlockEnd)
+
+
+def test_on_start_is_not_called_for_a_self_closing_tag() -> None:
+    seen: list[dict[str, str]] = []
+    registry = BlockRegistry()
+    registry.register("done", syntax=XML, on_start=lambda attrs: seen.append(dict(attrs)))
+    registry.register("note", syntax=XML, on_start=lambda attrs: seen.append(dict(attrs)))
+    proc = StreamBlockProcessor(registry, input_adapter=None)
+    events = assert_invariant(proc, '<done a="1"/> <note b="2">x</note>')
+    assert [b.type for b in blocks(events)] == ["done", "note"]
+    assert seen  # called for <note> in every chunking, never for <done/>
+    assert all(attrs == {"b": "2"} for attrs in seen)

@@ -6,6 +6,7 @@ validated blocks as events while the reply is still streaming.
 
 from __future__ import annotations
 
+from ._version import __version__
 from .core.abort import AbortPolicy
 from .core.blocks import Block
 from .core.errors import (
@@ -50,8 +51,6 @@ from .syntaxes import (
 )
 from .tools import FINISH_TOOL, Tool, Tools
 from .transforms import DeltaTransform, compose_transforms
-
-__version__ = "0.1.0"
 
 __all__ = [
     "FINISH_TOOL",

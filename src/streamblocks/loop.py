@@ -33,7 +33,7 @@ from pydantic import BaseModel
 
 from .content import Message, MessageAccumulator, TextBlock, ThinkingBlock, ToolCallBlock
 from .core.blocks import Block
-from .core.errors import ErrorCode, HookWarning, StreamBlocksError
+from .core.errors import HookWarning, StreamBlocksError
 from .core.events import (
     EVENT_CLASSES,
     BlockDelta,
@@ -119,10 +119,6 @@ def _thinking_callback(callback: Callback) -> Callback:
     except ValueError:  # no signature to read (a builtin): call it the new way
         pass
     return callback
-
-
-_CALL_ERRORS = frozenset({ErrorCode.PARSE_FAILED, ErrorCode.VALIDATION_FAILED})
-"""Errors of a call block that the model can fix when told (not a cut reply)."""
 
 
 class _Folder:
@@ -234,8 +230,8 @@ class _Folder:
             self._items.append(event.raw)
         self.result.block_errors.append(event)
         self._call("on_error", event)
-        if start is not None and event.code in _CALL_ERRORS:
-            call = failed_call(start, event)
+        call = failed_call(start, event) if start is not None else None
+        if call is not None:
             if call.source == "native":
                 self._items.append(ToolCallBlock(id=call.id, name=call.name))
             self.result.tool_calls.append(call)

@@ -22,10 +22,10 @@ def render_system_prompt(registry: BlockRegistry, default: Syntax | None = None)
     instructions is still recognised but not listed, and a syntax with no listed type
     gets no section.
     """
-    from .syntaxes.preamble import DelimiterPreambleSyntax
+    from .core.syntax import default_syntax
 
     sections: list[str] = []
-    for syntax, markers in registry.syntax_plan(default or DelimiterPreambleSyntax()):
+    for syntax, markers in registry.syntax_plan(default or default_syntax()):
         listed = [t for t in dict.fromkeys(markers.values()) if t.advertised]
         if listed:
             sections.append(syntax.describe(listed))

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from .content import Message, ThinkingBlock
 from .core.blocks import Block
+from .core.errors import ErrorCode
 from .core.events import BlockError, BlockStart, StopReason, Usage
 from .tools import FINISH_TOOL
 
@@ -218,8 +219,15 @@ def tool_call_of(block: Block) -> ToolCall | None:
 NATIVE_CALL = ("native", "tool_call")
 
 
-def failed_call(start: BlockStart, error: BlockError) -> ToolCall:
-    """A call whose block was rejected, kept so the loop can tell the model why."""
+CALL_ERRORS = frozenset({ErrorCode.PARSE_FAILED, ErrorCode.VALIDATION_FAILED})
+"""Errors of a call block that the model can fix when told (not a cut reply)."""
+
+
+def failed_call(start: BlockStart, error: BlockError) -> ToolCall | None:
+    """A call whose block was rejected, kept so the loop can tell the model why (not
+    one cut by the end of the stream or a size limit)."""
+    if error.code not in CALL_ERRORS:
+        return None
     attrs = dict(start.attrs or {})
     native = start.syntax == "native"
     call_id = str(attrs.get("id") or start.block_id) if native else start.block_id

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from typing import Any
 
 import httpx2
@@ -92,3 +92,39 @@ async def collect_async(source: Any) -> list[Any]:
 
 
 Factory = Callable[[Recorder], Any]
+
+
+# What an agent run of the agent-framework tests gives: the model thinks, writes REPLY and
+# calls get_weather(TOOL_ARGS); the framework runs the tool and reports its result.
+TOOL_RESULT = "sunny in Paris 🇫🇷"
+AGENT_NATIVES = [("thinking", THINKING), ("tool_call", TOOL_ARGS), ("tool_result", TOOL_RESULT)]
+AGENT_FINAL = "Sunny.\n"
+"""The model's answer once the tool ran: the run's text is REPLY + AGENT_FINAL."""
+
+
+def agent_sample(run: Coroutine[Any, Any, list[Any]], usage: Any = None) -> Any:
+    """A conformance sample of one recorded agent run (``run`` gives its events)."""
+    import asyncio
+
+    from streamblocks.core.events import StopReason
+    from streamblocks.testing import AdapterSample
+
+    events = asyncio.run(run)
+    return AdapterSample(
+        "run", events, REPLY + AGENT_FINAL, StopReason.end_turn, usage, AGENT_NATIVES
+    )
+
+
+def read_reply(events: Sequence[Any], adapter_type: type) -> Any:
+    """Detects the adapter from the first event, runs it, and checks the common ground: no
+    problems, REPLY exactly once, a thinking block then the tool call. The run, for more."""
+    from streamblocks.adapters import detect_input_adapter
+    from streamblocks.testing import run_adapter
+
+    adapter = detect_input_adapter(events[0])
+    assert isinstance(adapter, adapter_type)
+    run = run_adapter(adapter, events)
+    assert run.problems == []
+    assert run.text == REPLY
+    assert [(b.block_type, b.content) for b in run.natives] == AGENT_NATIVES[:2]
+    return run

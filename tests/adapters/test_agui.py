@@ -120,12 +120,18 @@ async def test_run_error_and_tool_results(mode: str) -> None:
     run = run_adapter(AGUIInputAdapter(), events)
     assert run.text == "The answer is 42."
     assert run.stop_reason is StopReason.error
-    assert [type(e).__name__ for e in run.passthrough] == [
-        "RunStartedEvent",
-        "ToolCallResultEvent",
-        "RunErrorEvent",
+    assert [type(e).__name__ for e in run.passthrough] == ["RunStartedEvent", "RunErrorEvent"]
+    assert [(b.block_type, b.content) for b in run.natives] == [
+        ("tool_call", {}),
+        ("tool_result", "42"),
     ]
-    assert [(b.block_type, b.content) for b in run.natives] == [("tool_call", {})]
+    # The result names its call and the call's tool; its message id is kept.
+    assert run.natives[1].attrs == {
+        "tool_call_id": "tc_1",
+        "name": "lookup",
+        "is_error": False,
+        "message_id": "m2",
+    }
 
 
 def test_finished_outcomes() -> None:

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 from claude_agent_sdk import (
@@ -150,3 +154,103 @@ class TestClaudeAgentSDKConformance(AdapterConformance):
             CLAUDE_USAGE,
         ),
     )
+
+
+# -- end to end: the real SDK runs the `claude` CLI it bundles against a local mock API ----
+
+E2E_PIECES = ["Hello.\n!!n1:no", "te\nfrom the ", "mock ✓\n!!end\nBye.\n"]
+
+
+def sse_reply(model: str) -> bytes:
+    def event(data: dict[str, Any]) -> str:
+        return f"event: {data['type']}\ndata: {json.dumps(data)}\n\n"
+
+    message = {
+        "id": "msg_e2e", "type": "message", "role": "assistant", "content": [], "model": model,
+        "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 7, "output_tokens": 1},
+    }  # fmt: skip
+    events = [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        *[
+            {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}
+            for p in E2E_PIECES
+        ],
+        {"type": "content_block_stop", "index": 0},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+            "usage": {"output_tokens": 12},
+        },
+        {"type": "message_stop"},
+    ]
+    return "".join(event(e) for e in events).encode()
+
+
+class MockAPI(BaseHTTPRequestHandler):
+    """Anthropic's Messages API as the CLI calls it: a streamed reply to every turn."""
+
+    requests: ClassVar[list[str]] = []
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def _send(self, body: bytes, kind: str) -> None:
+        self.send_response(200)
+        self.send_header("content-type", kind)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+        self.requests.append(self.path)
+        if self.path.startswith("/v1/messages") and request.get("stream"):
+            self._send(sse_reply(request.get("model", "claude")), "text/event-stream")
+        else:
+            self._send(b"{}", "application/json")
+
+    def do_GET(self) -> None:
+        self.requests.append(self.path)
+        self._send(b"{}", "application/json")
+
+
+@pytest.fixture
+def mock_api() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), MockAPI)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+async def test_real_cli_end_to_end(mock_api: str, tmp_path: Path) -> None:
+    import claude_agent_sdk
+    from claude_agent_sdk import ClaudeAgentOptions, query
+
+    if not (Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude").exists():
+        pytest.skip("this claude-agent-sdk wheel bundles no claude CLI for this platform")
+    env = {
+        "ANTHROPIC_BASE_URL": mock_api,
+        "ANTHROPIC_API_KEY": "sk-test",
+        "HOME": str(tmp_path),
+        "CLAUDE_CONFIG_DIR": str(tmp_path / ".claude"),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
+    options = ClaudeAgentOptions(env=env, cwd=tmp_path, include_partial_messages=True, max_turns=1)
+    stream = query(prompt="Say hello.", options=options)
+    events = [e async for e in processor().process_stream(stream)]
+
+    assert any(path.startswith("/v1/messages") for path in MockAPI.requests)
+    assert "".join(e.text for e in events if e.type == "TEXT_DELTA") == "Hello.\nBye.\n"
+    assert [e.block.content for e in events if e.type == "BLOCK_END"] == ["from the mock ✓\n"]
+    passed = [type(e.event).__name__ for e in events if e.type == "PASSTHROUGH"]
+    assert passed[0] == "SystemMessage" and passed[-1] == "ResultMessage"
+    finished = events[-1]
+    assert finished.stop_reason is StopReason.end_turn
+    assert finished.usage is not None
+    assert (finished.usage.input_tokens, finished.usage.output_tokens) == (7, 12)

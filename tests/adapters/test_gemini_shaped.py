@@ -12,13 +12,12 @@ from typing import Any
 
 from google.ai import generativelanguage_v1beta as glm
 
-from streamblocks.adapters import detect_input_adapter
 from streamblocks.core.events import StopReason, Usage
 from streamblocks.ext.gemini import GeminiInputAdapter
-from streamblocks.testing import AdapterConformance, AdapterSample, run_adapter
+from streamblocks.testing import AdapterConformance, AdapterSample
 
 from . import test_gemini
-from .sse import REPLY, THINKING, TOOL_ARGS
+from .sse import REPLY, THINKING, TOOL_ARGS, read_reply
 
 USAGE = Usage(
     input_tokens=9, output_tokens=42, total_tokens=51, cache_read_tokens=3, reasoning_tokens=12
@@ -37,15 +36,7 @@ def protos() -> list[Any]:
 def test_proto_plus_responses() -> None:
     chunks = protos()
     assert type(chunks[0]).__module__.startswith("google.ai.generativelanguage")
-    adapter = detect_input_adapter(chunks[0])
-    assert isinstance(adapter, GeminiInputAdapter)
-    run = run_adapter(adapter, chunks)
-    assert run.problems == []
-    assert run.text == REPLY  # thought parts never become text
-    assert [(b.block_type, b.content) for b in run.natives] == [
-        ("thinking", THINKING),
-        ("tool_call", TOOL_ARGS),
-    ]
+    run = read_reply(chunks, GeminiInputAdapter)  # thought parts never become text
     assert run.natives[0].attrs == {"signature": test_gemini.SIGNATURE}
     assert run.stop_reason is StopReason.tool_use  # an int enum, read by its name
     assert run.usage == USAGE
@@ -121,16 +112,7 @@ class GenerationResponse:
 
 
 def test_vertex_shaped_wrapper() -> None:
-    chunks = [GenerationResponse(x) for x in wire()]
-    adapter = detect_input_adapter(chunks[0])
-    assert isinstance(adapter, GeminiInputAdapter)
-    run = run_adapter(adapter, chunks)
-    assert run.problems == []
-    assert run.text == REPLY
-    assert [(b.block_type, b.content) for b in run.natives] == [
-        ("thinking", THINKING),
-        ("tool_call", TOOL_ARGS),
-    ]
+    run = read_reply([GenerationResponse(x) for x in wire()], GeminiInputAdapter)
     assert run.stop_reason is StopReason.tool_use
     assert run.usage == Usage(input_tokens=9, output_tokens=30, total_tokens=51)
 

@@ -25,8 +25,8 @@ from streamblocks.core.events import StopReason, Usage
 from streamblocks.ext.langchain import LangChainInputAdapter
 from streamblocks.testing import AdapterConformance, AdapterSample, run_adapter
 
-from . import test_ollama
-from .sse import REPLY, REPLY_PIECES, THINKING, THINKING_PIECES, TOOL_ARGS, TOOL_ARGS_PIECES
+from . import sse, test_ollama
+from .sse import REPLY, THINKING, TOOL_ARGS, read_reply
 
 MODES = ["sync", "async"]
 SIGNATURE = "sig-1"
@@ -70,16 +70,9 @@ def chat_ollama(lines: list[dict[str, Any]]) -> ChatOllama:
 
 @pytest.mark.parametrize("mode", MODES)
 async def test_chat_ollama(mode: str) -> None:
-    chunks = await stream(mode, chat_ollama(test_ollama.chat_lines()))
-    adapter = detect_input_adapter(chunks[0])
-    assert isinstance(adapter, LangChainInputAdapter)
-    run = run_adapter(adapter, chunks)
-    assert run.problems == []
-    assert run.text == REPLY
-    assert [(b.block_type, b.content) for b in run.natives] == [
-        ("thinking", THINKING),
-        ("tool_call", TOOL_ARGS),
-    ]
+    run = read_reply(
+        await stream(mode, chat_ollama(test_ollama.chat_lines())), LangChainInputAdapter
+    )
     assert run.natives[1].attrs["name"] == "get_weather"
     assert run.stop_reason is StopReason.tool_use  # done_reason "stop" after a tool call
     assert run.usage == test_ollama.USAGE
@@ -96,12 +89,12 @@ def block_chunks() -> list[AIMessageChunk]:
     ]
     out += [
         AIMessageChunk(content=[{"type": "thinking", "thinking": piece, "index": 0}])
-        for piece in THINKING_PIECES
+        for piece in sse.THINKING_PIECES
     ]
     out.append(AIMessageChunk(content=[{"type": "thinking", "signature": SIGNATURE, "index": 0}]))
     out += [
         AIMessageChunk(content=[{"type": "text", "text": piece, "index": 1}])
-        for piece in REPLY_PIECES
+        for piece in sse.REPLY_PIECES
     ]
     out.append(
         AIMessageChunk(
@@ -122,7 +115,7 @@ def block_chunks() -> list[AIMessageChunk]:
             content=[{"type": "input_json_delta", "partial_json": piece, "index": 2}],
             tool_call_chunks=[{"type": "tool_call_chunk", "args": piece, "index": 2}],
         )
-        for piece in TOOL_ARGS_PIECES
+        for piece in sse.TOOL_ARGS_PIECES
     ]
     out.append(
         AIMessageChunk(

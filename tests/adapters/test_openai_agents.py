@@ -14,12 +14,12 @@ from streamblocks import BlockRegistry, StreamBlockProcessor
 from streamblocks.adapters import detect_input_adapter
 from streamblocks.core.events import StopReason, Usage
 from streamblocks.ext.openai_agents import OpenAIAgentsInputAdapter
-from streamblocks.testing import AdapterConformance, AdapterSample, chunk_bytes, run_adapter
+from streamblocks.testing import AdapterConformance, chunk_bytes, run_adapter
 
 from . import test_openai
-from .sse import REPLY, THINKING, TOOL_ARGS, sse
+from .sse import AGENT_FINAL, AGENT_NATIVES, REPLY, agent_sample, sse
 
-FINAL = "Sunny.\n"
+FINAL = AGENT_FINAL
 TURN_USAGE = {"input_tokens": 5, "output_tokens": 3, "total_tokens": 8}
 
 
@@ -114,6 +114,11 @@ async def run_events(*bodies: bytes, agent: Any = None) -> tuple[list[Any], Turn
     return [e async for e in result.stream_events()], server
 
 
+async def recorded_run() -> list[Any]:
+    """The events of a run whose model thinks, replies, calls get_weather, then answers."""
+    return (await run_events(test_openai.responses_body(), answer_body()))[0]
+
+
 RUN_USAGE = Usage(
     input_tokens=25, output_tokens=53, total_tokens=78, cache_read_tokens=8, reasoning_tokens=16
 )
@@ -127,11 +132,7 @@ async def test_run_streamed() -> None:
     run = run_adapter(adapter, events)
     assert run.problems == []
     assert run.text == REPLY + FINAL  # each piece once, from the raw events
-    assert [(b.block_type, b.content) for b in run.natives] == [
-        ("thinking", THINKING),
-        ("tool_call", TOOL_ARGS),
-        ("tool_result", "sunny in Paris 🇫🇷"),
-    ]
+    assert [(b.block_type, b.content) for b in run.natives] == AGENT_NATIVES
     assert run.natives[1].attrs == {"name": "get_weather", "id": "call_1"}
     assert run.natives[2].attrs == {
         "tool_call_id": "call_1",
@@ -191,11 +192,7 @@ async def test_run_items_alone() -> None:
     run = run_adapter(detect_input_adapter(items[0]), items)
     assert run.problems == []
     assert run.text == REPLY + FINAL
-    assert [(b.block_type, b.content) for b in run.natives] == [
-        ("thinking", THINKING),
-        ("tool_call", TOOL_ARGS),
-        ("tool_result", "sunny in Paris 🇫🇷"),
-    ]
+    assert [(b.block_type, b.content) for b in run.natives] == AGENT_NATIVES
 
 
 class TestOpenAIAgentsConformance(AdapterConformance):
@@ -204,23 +201,7 @@ class TestOpenAIAgentsConformance(AdapterConformance):
 
     @classmethod
     def setup_class(cls) -> None:
-        import asyncio
-
-        events = asyncio.run(run_events(test_openai.responses_body(), answer_body()))[0]
-        cls.samples = (
-            AdapterSample(
-                "run",
-                events,
-                REPLY + FINAL,
-                StopReason.end_turn,
-                RUN_USAGE,
-                [
-                    ("thinking", THINKING),
-                    ("tool_call", TOOL_ARGS),
-                    ("tool_result", "sunny in Paris 🇫🇷"),
-                ],
-            ),
-        )
+        cls.samples = (agent_sample(recorded_run(), RUN_USAGE),)
 
     @staticmethod
     def text_event(piece: str) -> Any:

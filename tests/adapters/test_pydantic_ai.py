@@ -30,11 +30,12 @@ from streamblocks import BlockRegistry, StreamBlockProcessor
 from streamblocks.adapters import detect_input_adapter
 from streamblocks.core.events import StopReason
 from streamblocks.ext.pydantic_ai import PydanticAIInputAdapter
-from streamblocks.testing import AdapterConformance, AdapterSample, run_adapter
+from streamblocks.testing import AdapterConformance, run_adapter
 
-from .sse import REPLY, REPLY_PIECES, THINKING, THINKING_PIECES, TOOL_ARGS, TOOL_ARGS_PIECES
+from . import sse
+from .sse import AGENT_FINAL, REPLY, THINKING, TOOL_ARGS, agent_sample
 
-FINAL = "Sunny.\n"
+FINAL = AGENT_FINAL
 SIGNATURE = "sig-1"
 
 
@@ -46,13 +47,13 @@ async def model_stream(
     if isinstance(last, ModelRequest) and any(isinstance(p, ToolReturnPart) for p in last.parts):
         yield FINAL
         return
-    for piece in THINKING_PIECES:
+    for piece in sse.THINKING_PIECES:
         yield {0: DeltaThinkingPart(content=piece)}
     yield {0: DeltaThinkingPart(signature=SIGNATURE)}
-    for piece in REPLY_PIECES:
+    for piece in sse.REPLY_PIECES:
         yield piece
     yield {2: DeltaToolCall(name="get_weather", tool_call_id="call_1")}
-    for piece in TOOL_ARGS_PIECES:
+    for piece in sse.TOOL_ARGS_PIECES:
         yield {2: DeltaToolCall(json_args=piece)}
 
 
@@ -233,19 +234,4 @@ class TestPydanticAIConformance(AdapterConformance):
 
     @classmethod
     def setup_class(cls) -> None:
-        import asyncio
-
-        events = asyncio.run(run_events(FunctionModel(stream_function=model_stream)))
-        cls.samples = (
-            AdapterSample(
-                "run",
-                events,
-                REPLY + FINAL,
-                StopReason.end_turn,
-                native=[
-                    ("thinking", THINKING),
-                    ("tool_call", TOOL_ARGS),
-                    ("tool_result", "sunny in Paris 🇫🇷"),
-                ],
-            ),
-        )
+        cls.samples = (agent_sample(run_events(FunctionModel(stream_function=model_stream))),)

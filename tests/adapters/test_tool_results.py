@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 import pytest
+from ag_ui import core
 
 from streamblocks import BlockRegistry, StreamBlockProcessor
 from streamblocks.content import (
@@ -20,6 +21,7 @@ from streamblocks.content import (
 )
 from streamblocks.core.events import EventType
 from streamblocks.ext._jsonl import file_change_kind
+from streamblocks.ext.agui import AGUIOutputAdapter
 from streamblocks.ext.claude_cli import ClaudeCLIInputAdapter
 from streamblocks.ext.codex_cli import CodexCLIInputAdapter
 
@@ -297,3 +299,20 @@ def test_a_codex_item_that_ended_shows_its_final_status() -> None:
     assert kinds.index((EventType.BLOCK_START, "item_4")) < kinds.index(
         (EventType.BLOCK_END, "item_4")
     )
+
+
+def test_agui_tool_call_results_name_their_tool_and_survive_the_output() -> None:
+    sent = [
+        core.RunStartedEvent(thread_id="t1", run_id="r1"),
+        core.ToolCallStartEvent(tool_call_id="tc_1", tool_call_name="lookup"),
+        core.ToolCallArgsEvent(tool_call_id="tc_1", delta='{"q": 1}'),
+        core.ToolCallEndEvent(tool_call_id="tc_1"),
+        core.ToolCallResultEvent(message_id="m2", tool_call_id="tc_1", content="42"),
+        core.RunFinishedEvent(thread_id="t1", run_id="r1"),
+    ]
+    (result,) = results(message(sent))
+    assert (result.tool_call_id, result.name, result.content) == ("tc_1", "lookup", "42")
+    processor = StreamBlockProcessor(BlockRegistry())
+    out = list(processor.process(sent, output_adapter=AGUIOutputAdapter()))
+    (again,) = [e for e in out if e.type == core.EventType.TOOL_CALL_RESULT]
+    assert (again.message_id, again.tool_call_id, again.content) == ("m2", "tc_1", "42")

@@ -49,6 +49,15 @@ Look: <img src=x onerror=alert(1)> and <script>alert(2)</script> here.
 ```
 
 [click](javascript:alert(7)) **<b onmouseover=alert(8)>bold</b>**
+
+!!start
+---
+id: m1
+block_type: todo
+title: <img src=x onerror=alert(9)>
+---
+<svg onload=alert(10)>
+!!end
 """
 
 

@@ -230,7 +230,7 @@ def test_markup_in_the_stream_is_text_and_runs_nothing(
 ) -> None:
     viewer = pages()
     page = viewer.open(serve(fixtures.write(tmp_path, "hostile.md", fixtures.HOSTILE)).url)
-    assert page.locator("main img, main script, main b, main [onerror]").count() == 0
+    assert page.locator("main img, main script, main b, main svg, main [onerror]").count() == 0
     body = page.locator("main").inner_text()
     assert "<img src=x onerror=alert(1)>" in body
     # `extract`'s default registry shows unknown XML tags as generic blocks: a card
@@ -239,6 +239,12 @@ def test_markup_in_the_stream_is_text_and_runs_nothing(
     assert "<script>alert(5)</script>" in page.locator("sb-text .sb-code").inner_text()
     assert page.locator("main a").count() == 0  # the javascript: link stays text
     assert "[click](javascript:alert(7)" in body
+    card = page.locator("sb-block", has=page.locator(".sb-id", has_text="#m1"))
+    assert "<img src=x onerror=alert(9)>" in card.locator(".sb-meta").inner_text()
+    assert "<svg onload=alert(10)>" in card.locator(".sb-block-content").inner_text()
+    page.wait_for_timeout(200)
+    assert viewer.errors == []
+    assert viewer.dialogs == []
     # Trusted Types are enforced: markup cannot be assigned as a string anywhere.
     refused = page.evaluate(
         "() => { try { document.body.innerHTML = '<b>x</b>'; return false }"
@@ -246,8 +252,6 @@ def test_markup_in_the_stream_is_text_and_runs_nothing(
     )
     assert refused is True
     viewer.errors.clear()  # the refused assignment above is reported on the console
-    page.wait_for_timeout(200)
-    assert viewer.dialogs == []
 
 
 def test_markup_in_tool_names_and_raw_events(pages: Any, serve: Any, tmp_path: Path) -> None:

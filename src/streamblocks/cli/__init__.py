@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Sequence
 from typing import TextIO
 
-from .. import __version__
+from .._version import __version__
 from .commands import COMMANDS, load
 from .commands.demo import demo_events
 from .errors import CLIError

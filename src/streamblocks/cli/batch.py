@@ -159,7 +159,7 @@ def read_all(
     processes and each one's records arrive whole. A :class:`CLIError` raised while
     iterating a file's records concerns that file only."""
     reader = Reader(options)  # a bad --registry is one error here, not one per worker
-    if jobs <= 1 or len(paths) <= 1:
+    if jobs <= 1 or len(paths) <= 1 or "-" in paths:  # workers cannot read our stdin
         for path in paths:
             yield path, reader.records(path, warn, on_bytes)
         return

@@ -84,6 +84,8 @@ class AbortPolicy:
 class AbortingSession(Session):
     """A session that applies an :class:`AbortPolicy` to its outgoing events."""
 
+    __slots__ = ("_policy",)
+
     def __init__(self, *args: Any, policy: AbortPolicy, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._policy = policy
@@ -103,6 +105,13 @@ class AbortingSession(Session):
                 finish = events[-1]._replace(stop_reason=StopReason.error, error=self._aborted)
                 return [*kept, finish]
         return events
+
+    def __getstate__(self) -> tuple[Any, ...]:
+        return (*super().__getstate__(), self._policy)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        super().__setstate__(state[:-1])
+        self._policy = state[-1]
 
     def _check(self, events: list[Event]) -> list[Event]:
         cause = self._policy.cause

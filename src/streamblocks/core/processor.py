@@ -10,17 +10,14 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Se
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
-from ..syntaxes.fences import CodeFenceAwareness
-from ..syntaxes.markdown import MarkdownFrontmatterSyntax
-from ..syntaxes.preamble import DelimiterPreambleSyntax
 from ..transforms import DeltaTransform, compose_transforms
 from .abort import AbortingSession, AbortPolicy, AbortSpec
-from .errors import RegistryError
+from .errors import RegistryError, SnapshotError
 from .limits import Limits
 from .registry import BlockRegistry, TypeTable
 from .session import Session
 from .snapshot import load_session
-from .syntax import Syntax, SyntaxPlan
+from .syntax import InlineSyntax, Syntax, SyntaxPlan, default_syntax
 
 UNKNOWN_POLICIES = ("text", "error", "block")
 
@@ -69,7 +66,7 @@ class StreamBlockProcessor:
         if unknown not in UNKNOWN_POLICIES:
             raise ValueError(f"unknown must be one of {UNKNOWN_POLICIES}, got {unknown!r}")
         self.registry = registry
-        self.syntax = syntax if syntax is not None else DelimiterPreambleSyntax()
+        self.syntax = syntax if syntax is not None else default_syntax()
         self.input_adapter = input_adapter
         self.output_adapter = output_adapter
         self.limits = limits if limits is not None else Limits()
@@ -95,12 +92,15 @@ class StreamBlockProcessor:
                 (syntax, TypeTable(markers, self.unknown))
                 for syntax, markers in self.registry.syntax_plan(self.syntax)
             ]
-            shows_fences = any(isinstance(s, MarkdownFrontmatterSyntax) for s, _ in plan)
-            xml_code_aware = _check_inline(plan)
-            if (self.code_aware or xml_code_aware) and not shows_fences:
-                plan.append((CodeFenceAwareness(), TypeTable({}, "text")))
-            if self.markup and self.markup != "auto":
-                plan += _markup_plan(self.markup)
+            for syntax, table in plan:
+                syntax.check(table)
+            _check_inline(plan)
+            shows_fences = any(getattr(s, "shows_code_fences", False) for s, _ in plan)
+            inline_code_aware = any(isinstance(s, InlineSyntax) and s.code_aware for s, _ in plan)
+            if (self.code_aware or inline_code_aware) and not shows_fences:
+                plan.append((default_syntax("code_fences"), TypeTable({}, "text")))
+            if self.markup and self.markup != "auto":  # asked for: before registered tags
+                plan[:0] = _markup_plan(self.markup)
             self._plan, self._plan_version = tuple(plan), self.registry.version
         return self._plan
 
@@ -109,7 +109,7 @@ class StreamBlockProcessor:
         comes from, for ``markup="auto"`` (the drivers read it from the first item)."""
         plan, stream_id = self.plan(), stream_id or uuid.uuid4().hex
         if self.markup == "auto":
-            plan = (*plan, *_markup_plan(model))
+            plan = (*_markup_plan(model), *plan)
         if self.abort_policy is not None:
             return AbortingSession(
                 plan,
@@ -131,7 +131,10 @@ class StreamBlockProcessor:
         """The session saved by :meth:`Session.snapshot`, ready to be fed the rest of
         its stream. This processor must be configured like the one that made it (see
         :mod:`streamblocks.core.snapshot`); raises :class:`SnapshotError` otherwise."""
-        return load_session(self, snapshot)
+        session = load_session(self, snapshot)
+        if not isinstance(session, Session):
+            raise SnapshotError(f"the snapshot holds a {type(session).__name__}, not a session")
+        return session
 
     def process(
         self, source: Iterable[Any], *, output_adapter: OutputAdapter | None = None
@@ -241,23 +244,19 @@ def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]
     return converted
 
 
-def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> bool:
-    """Check the inline (XML) syntaxes of a plan: one configuration, and a prefilled
-    tag that is registered. Returns whether it asks for code awareness."""
-    inline = [(syntax, table) for syntax, table in plan if getattr(syntax, "inline", False)]
-    if not inline:
-        return False
-    if len(inline) > 1:
-        found = ", ".join(repr(syntax) for syntax, _ in inline)
-        raise RegistryError(
-            f"block types use different XMLTagSyntax configurations ({found}); "
-            "register them with one XMLTagSyntax instance"
-        )
-    syntax, table = inline[0]
-    prefilled = getattr(syntax, "prefilled", None)
-    if prefilled is not None and prefilled not in table.markers:
-        raise RegistryError(f"prefilled tag {prefilled!r} is not a registered XML tag")
-    return bool(getattr(syntax, "code_aware", True))
+def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> None:
+    """One configuration per inline syntax class: unequal instances of one class (two
+    ``XMLTagSyntax`` settings) would compete for the same openers."""
+    seen: dict[type, Syntax] = {}
+    for syntax, _ in plan:
+        if not isinstance(syntax, InlineSyntax):
+            continue
+        other = seen.setdefault(type(syntax), syntax)
+        if other is not syntax and other != syntax:
+            raise RegistryError(
+                f"block types use different {type(syntax).__name__} configurations "
+                f"({other!r}, {syntax!r}); register them with one instance"
+            )
 
 
 def _close_source(iterator: Any) -> None:

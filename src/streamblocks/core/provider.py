@@ -1,8 +1,9 @@
 """Provider events in a session: the input adapter's view of each event, the reply
 text it carries, and the provider-native blocks (thinking, tool calls) it reports.
 
-:class:`ProviderEvents` is a part of :class:`~streamblocks.core.session.Session`; it
-keeps the per-stream adapter state and hands reply text to the session's line machine.
+:class:`ProviderEvents` is a part of :class:`~streamblocks.core.session.Session` (a
+plain object the session owns); it keeps the per-stream adapter state and hands reply
+text to the session's scanner.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ from .events import (
     BlockEnd,
     BlockStart,
     Counts,
-    Event,
     Passthrough,
     StopReason,
     StreamFinished,
     StreamStarted,
     Usage,
 )
-from .limits import Limits
-from .part import SessionPart
+
+if TYPE_CHECKING:
+    from .session import Session
 
 _CONTENT = "content"
 
@@ -80,10 +81,11 @@ def _describe(event: Any) -> str:
     return name
 
 
-class ProviderEvents(SessionPart):
+class ProviderEvents:
     """Feeds provider events through the stream's input adapter."""
 
-    def _setup_provider(self, input_adapter: InputAdapter | str | None) -> None:
+    def __init__(self, session: Session, input_adapter: InputAdapter | str | None) -> None:
+        self._session = session
         self._adapter: InputAdapter | None = None
         self._adapter_spec = input_adapter
         self._adapter_failures: set[str] = set()
@@ -100,16 +102,6 @@ class ProviderEvents(SessionPart):
         self._run_id: str | None = None
         self._first_feed = True
         self._ended = False  # the adapter reported STREAM_END: the stream is finished
-
-    if TYPE_CHECKING:  # provided by Session
-        _blocks: int
-        _errors: int
-        _limits: Limits
-        _out: list[Event]
-
-        def _consume(self, text: str) -> None: ...
-        def _emit(self, event: Event) -> None: ...
-        def _new_id(self) -> str: ...
 
     def _feed_event(self, item: Any) -> None:
         adapter = self._adapter
@@ -193,15 +185,15 @@ class ProviderEvents(SessionPart):
             if text.__class__ is not str and not isinstance(text, str):
                 self._not_text(event, "extract_text", text)
             elif text:
-                self._consume(text)
+                self._session._consume(text)
         elif category is EventCategory.PASSTHROUGH:
-            self._emit(Passthrough(event))
+            self._session._emit(Passthrough(event))
             self._native_spill = False
         elif category is EventCategory.STREAM_END:
             self._ended = True
         if self._native_spill:  # native text over the size limit: the event carries it on
             self._native_spill = False
-            self._emit(Passthrough(event))
+            self._session._emit(Passthrough(event))
 
     def _odd_answer(self, adapter: InputAdapter, answer: Any) -> None:
         """Warn (once per stream) that ``categorize`` answered no :class:`EventCategory`."""
@@ -238,7 +230,7 @@ class ProviderEvents(SessionPart):
             self._session_id = session_id
         if isinstance(run_id, str) and run_id:
             self._run_id = run_id
-        out = self._out
+        out = self._session._out
         if self._first_feed and out and out[0].__class__ is StreamStarted:
             # Not returned yet: STREAM_STARTED carries the ids the first item told.
             out[0] = StreamStarted(out[0].stream_id, self._session_id, self._run_id)
@@ -283,11 +275,11 @@ class ProviderEvents(SessionPart):
         if isinstance(piece, NativeStart):
             block_id = piece.block_id
             if not isinstance(block_id, str) or not block_id:
-                block_id = self._new_id()
+                block_id = self._session._new_id()
             native = self._natives[piece.key] = _NativeBlock(piece, block_id)
             self._rejected.discard(piece.key)
             attrs = dict(native.attrs)
-            self._emit(BlockStart(block_id, native.block_type, "native", attrs))
+            self._session._emit(BlockStart(block_id, native.block_type, "native", attrs))
         elif isinstance(piece, NativeDelta):
             text = piece.text
             if not isinstance(text, str):
@@ -300,11 +292,13 @@ class ProviderEvents(SessionPart):
                 return
             if not text:
                 return
-            if open_native.size + len(text) > self._limits.max_block_chars:
+            if open_native.size + len(text) > self._session._limits.max_block_chars:
                 self._reject_native(piece.key, open_native, text)
                 return
             open_native.add(text)
-            self._emit(BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, text))
+            self._session._emit(
+                BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, text)
+            )
         elif isinstance(piece, NativeEnd):
             if piece.key is None:
                 keys = list(self._natives)
@@ -323,8 +317,8 @@ class ProviderEvents(SessionPart):
         del self._natives[key]
         self._rejected.add(key)
         native.parts.append(text)
-        limit = self._limits.max_block_chars
-        self._error(
+        limit = self._session._limits.max_block_chars
+        self._session._error(
             native.block_id,
             native.block_type,
             ErrorCode.TOO_LARGE,
@@ -344,7 +338,7 @@ class ProviderEvents(SessionPart):
             try:
                 content = json.loads(text) if text.strip() else {}
             except (ValueError, RecursionError) as exc:
-                self._error(
+                self._session._error(
                     native.block_id,
                     native.block_type,
                     ErrorCode.PARSE_FAILED,
@@ -355,17 +349,17 @@ class ProviderEvents(SessionPart):
                 return
         else:
             content = text
-        self._blocks += 1
+        self._session._blocks += 1
         block = Block(
             native.block_id, native.block_type, "native", None, content, attrs, "",
-            self._pos, self._pos,
+            self._session._pos, self._session._pos,
         )  # fmt: skip
-        self._emit(BlockEnd(block))
+        self._session._emit(BlockEnd(block))
 
     def _close_natives(self) -> None:
         for key in list(self._natives):
             native = self._natives.pop(key)
-            self._error(
+            self._session._error(
                 native.block_id,
                 native.block_type,
                 ErrorCode.UNCLOSED,

@@ -24,6 +24,7 @@ import io
 import pickle
 from typing import TYPE_CHECKING, Any
 
+from .._version import __version__
 from .errors import SnapshotError
 
 if TYPE_CHECKING:
@@ -35,8 +36,6 @@ _MAGIC = b"streamblocks-snapshot"
 
 
 def _version() -> str:
-    from .. import __version__
-
     return __version__
 
 
@@ -97,23 +96,22 @@ class _Unpickler(pickle.Unpickler):
 def dump_session(session: Session) -> bytes:
     if session.broken:
         raise SnapshotError("cannot snapshot a session whose feed() raised")
-    state = dict(session.__dict__)
-    state["_out"] = []
     objects, described = _config(
         session._plan,
         session._limits,
-        session._adapter_spec,
+        session._provider._adapter_spec,
         session._transforms,
         getattr(session, "_policy", None),
     )
     refs = {id(obj): index for index, obj in enumerate(objects)}
     body = io.BytesIO()
-    _Pickler(body, refs).dump((type(session), state))
+    _Pickler(body, refs).dump(session)  # (its state: Session.__getstate__)
     head = pickle.dumps((_MAGIC, FORMAT, _version(), described), protocol=4)
     return len(head).to_bytes(4, "big") + head + body.getvalue()
 
 
-def load_session(processor: StreamBlockProcessor, data: bytes) -> Session:
+def load_session(processor: StreamBlockProcessor, data: bytes) -> Any:
+    """The object a snapshot holds (the processor checks that it is a session)."""
     try:
         size = int.from_bytes(data[:4], "big")
         magic, version, library, described = pickle.loads(data[4 : 4 + size])
@@ -142,9 +140,7 @@ def load_session(processor: StreamBlockProcessor, data: bytes) -> Session:
             f"the processor is configured differently from the one that made the snapshot: {differ}"
         )
     try:
-        cls, state = _Unpickler(io.BytesIO(data[4 + size :]), objects).load()
+        session = _Unpickler(io.BytesIO(data[4 + size :]), objects).load()
     except Exception as exc:
         raise SnapshotError(f"the snapshot could not be read: {exc!r}") from exc
-    session: Session = cls.__new__(cls)
-    session.__dict__.update(state)
     return session

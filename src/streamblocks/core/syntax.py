@@ -97,7 +97,9 @@ scanned again as visible text.
 
 A region may begin with the stream: :meth:`InlineSyntax.initial` returns a reader for
 a region that is open at offset 0 (the chat template opened thinking in the prompt, so
-the reply starts inside it), fed from the first character with an empty opener. Such a
+the reply starts inside it), fed from the first character with an empty opener; its
+first ``read`` comes when the stream starts, with no text (``start == stop``), so it
+can open its block before any text arrives. Such a
 reader may answer ``NOT_MINE`` at once when the text does not begin its format (a reply
 that starts with a bare JSON call only in some formats).
 
@@ -110,7 +112,7 @@ two readers written only against this module.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
 if TYPE_CHECKING:
@@ -187,6 +189,10 @@ class Syntax(ABC):
         """The system-prompt section for ``types`` (never empty): how to write this
         syntax's blocks, then one entry per type (see :func:`streamblocks.prompts.listing`)."""
 
+    def check(self, types: TypeTable) -> None:  # noqa: B027  (optional hook)
+        """Raise :class:`~streamblocks.core.errors.RegistryError` when this syntax cannot
+        serve ``types`` (called when a processor builds its plan)."""
+
 
 class InlineOut(ABC):
     """What a reader may do with the characters it consumed (see the module docstring).
@@ -212,9 +218,10 @@ class InlineOut(ABC):
         """The next ``n`` characters are in no event (never-visible stray markers)."""
 
     @abstractmethod
-    def start(self, header: Header) -> None:
+    def start(self, header: Header, *, empty: bool = False) -> None:
         """Open a block; its ``raw`` begins with the marker characters attributed since
-        the last block or text."""
+        the last block or text. ``empty=True``: the block closes at once with no body
+        (a self-closing tag), so the type's ``on_start`` hook is not called."""
 
     @abstractmethod
     def end(self, content: Any = BODY, attrs: Mapping[str, Any] | None = None) -> None:
@@ -270,3 +277,22 @@ class InlineSyntax(Syntax):
 
 SyntaxPlan = Sequence[tuple[Syntax, "TypeTable"]]
 """The active syntaxes of a processor in priority order, each with its types."""
+
+_DEFAULTS: dict[str, Callable[[], Syntax]] = {}
+
+
+def wire_defaults(*, syntax: Callable[[], Syntax], code_fences: Callable[[], Syntax]) -> None:
+    """Name the syntaxes core falls back on, without importing them: ``syntax`` for
+    block types registered without one, ``code_fences`` for the line syntax that shows
+    fenced code as visible text. :mod:`streamblocks.syntaxes` calls this on import
+    (and importing any part of the package imports it)."""
+    _DEFAULTS["syntax"] = syntax
+    _DEFAULTS["code_fences"] = code_fences
+
+
+def default_syntax(role: str = "syntax") -> Syntax:
+    """A fresh instance of the default syntax for ``role`` (see :func:`wire_defaults`)."""
+    try:
+        return _DEFAULTS[role]()
+    except KeyError:
+        raise RuntimeError(f"no default {role} syntax: import streamblocks.syntaxes") from None

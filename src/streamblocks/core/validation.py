@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from .blocks import Block
 from .errors import ErrorCode
 from .registry import BlockType
+from .yaml_text import load_yaml_mapping
 
 
 def validate_metadata(
@@ -44,8 +45,6 @@ def validate_content(model: type[BaseModel], content: Any) -> Any:
     parse_content = getattr(model, "parse_content", None)
     if parse_content is not None:
         return parse_content(content)
-    from ..syntaxes.frontmatter import load_yaml_mapping
-
     return model.model_validate(load_yaml_mapping(content, "content"))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..core.line_syntax import LineSyntax
+from ..core.syntax import InlineSyntax, wire_defaults
 from .base import (
     Header,
     LineParser,
@@ -12,18 +14,23 @@ from .base import (
     literal_line,
     literal_line_pattern,
 )
+from .fences import CodeFenceAwareness
 from .frontmatter import DelimiterFrontmatterSyntax
 from .gadget import GadgetSyntax
 from .markdown import MarkdownFrontmatterSyntax
 from .preamble import DelimiterPreambleSyntax
 from .xml import XMLTagSyntax
 
+wire_defaults(syntax=DelimiterPreambleSyntax, code_fences=CodeFenceAwareness)
+
 __all__ = [
     "DelimiterFrontmatterSyntax",
     "DelimiterPreambleSyntax",
     "GadgetSyntax",
     "Header",
+    "InlineSyntax",
     "LineParser",
+    "LineSyntax",
     "MarkdownFrontmatterSyntax",
     "ParseFailure",
     "Syntax",

@@ -3,8 +3,6 @@ not blocks as visible text in which no marker is recognised."""
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
@@ -77,13 +75,6 @@ def closing_fence(line: str, fence: Fence, complete: bool) -> Verdict:
     return CLOSE if run >= fence.length else REJECT
 
 
-@functools.lru_cache(maxsize=64)
-def closing_fence_pattern(fence: Fence) -> re.Pattern[str]:
-    """The :attr:`LineParser.closing_line` of a fence: what :func:`closing_fence` closes."""
-    run = f"{re.escape(fence.char)}{{{fence.length},}}"
-    return re.compile("\n {0,3}" + run + "[ \t\r]*\n")
-
-
 class ShownFence(LineParser):
     """A fence the model shows as code: visible text up to its closing fence."""
 
@@ -92,7 +83,6 @@ class ShownFence(LineParser):
 
     def __init__(self, fence: Fence) -> None:
         self.fence = fence
-        self.closing_line = closing_fence_pattern(fence)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = closing_fence(line, self.fence, complete)

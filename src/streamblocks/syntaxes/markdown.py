@@ -29,7 +29,6 @@ from .fences import (
     Fence,
     ShownFence,
     closing_fence,
-    closing_fence_pattern,
     fence_prefix,
     opening_fence,
 )
@@ -82,7 +81,6 @@ class _FenceBlock(LineParser):
         self.header = header._replace(attrs=self.attrs)
         self.then = None
         self.marker_starts = FENCE_STARTS
-        self.closing_line = closing_fence_pattern(self.fence)
         return START
 
     def _without_frontmatter(self, then: Verdict) -> Verdict:
@@ -93,7 +91,6 @@ class _FenceBlock(LineParser):
         self.opener_lines = 1
         self.then = then
         self.marker_starts = FENCE_STARTS
-        self.closing_line = closing_fence_pattern(self.fence)
         return START
 
     def _shown(self, closed: bool) -> Verdict:
@@ -122,6 +119,7 @@ class MarkdownFrontmatterSyntax(Syntax):
 
     name: ClassVar[str] = "markdown_frontmatter"
     starts_with: ClassVar[str | None] = FENCE_STARTS
+    shows_code_fences: ClassVar[bool] = True  # fences that are not blocks stay visible
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:

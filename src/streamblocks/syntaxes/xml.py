@@ -1,22 +1,23 @@
 """Inline XML-tag blocks: ``<tag attr="v">content</tag>`` and ``<tag/>``, anywhere in a
-line, for registered tags only.
+line, for registered tags only — an inline syntax (:mod:`streamblocks.core.syntax`).
 
-Unlike the line syntaxes, an XML tag may open in the middle of a line, so this syntax
-does not classify lines: the session runs the visible text outside blocks through an
-inline scanner built from the helpers below. This module holds the grammar (pure
-functions over a string and an offset); the session owns the state and the events.
+The grammar, chosen so that prose never stalls the stream for long:
 
-The grammar, chosen so that prose never stalls the stream:
-
-* an opening tag is ``<name`` then any number of `` name="value"`` or `` name='value'``
-  attributes (spaces or tabs before each, no spaces around ``=``), optional spaces or
-  tabs, then ``>`` or ``/>``; a tag header never spans lines;
-* a closing tag is ``</name>``, with optional spaces or tabs before ``>``;
+* an opening tag is ``<name``, then attributes, each after whitespace: ``name="value"``,
+  ``name='value'``, ``name=value`` (unquoted: up to whitespace or ``>``) or a bare
+  ``name`` (value ``""``); then optional whitespace and ``>`` or ``/>``. The tag may span
+  lines (the scanner bounds it by ``max_marker_chars``);
+* a closing tag is ``</name>``, with optional spaces or tabs before ``>``; a block ends
+  at the *first* closing tag of its name (same-name tags do not nest);
 * names are XML-like: a letter or ``_``, then letters, digits, ``_ . : -``.
 
-So ``<think about it`` is released as text at the space after ``about`` (an attribute
-name must be followed by ``=``), ``a < b`` and ``<3`` at once, ``<div>`` when its ``>``
-shows it is a complete tag that is not registered.
+So ``a < b`` and ``<3`` are text at once, ``<div>`` when its ``>`` shows a complete tag
+that is not registered, ``<note, …`` at the comma. With ``code_aware`` a backtick run
+opens an inline code span, visible text up to the closing run of the same length or
+the end of the line, in which no tag is recognised.
+
+The reader keeps its state between chunks (how much of the tag or of the closing tag it
+has seen), so each character is looked at once whatever the chunking.
 """
 
 from __future__ import annotations
@@ -24,48 +25,26 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
-from typing import ClassVar, NamedTuple
+from typing import ClassVar
 
-from ..core.registry import BlockType
+from ..core.errors import ErrorCode, RegistryError
+from ..core.registry import BlockType, TypeTable
+from ..core.syntax import GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
 from ..prompts import describe_model_fields
-from .base import Header, LineParser, Syntax, TypeTable, Verdict
 
-_NAME = r"[A-Za-z_][A-Za-z0-9_.:\-]*"
-_WS = r"[ \t]"
-_NAME_AT = re.compile(_NAME)
-_SPACES = re.compile(r"[ \t]*")
-_ATTR = re.compile(rf"({_NAME})=(?:\"([^\"\n]*)\"|'([^'\n]*)')")
-_ATTR_ANYWHERE = re.compile(rf"(?<![A-Za-z0-9_.:\-])({_NAME})=(?:\"([^\"\n]*)\"|'([^'\n]*)')")
-_ATTR_PREFIX = re.compile(rf"{_NAME}(?:=(?:\"[^\"\n]*|'[^'\n]*)?)?")
-_CLOSE_TAG = re.compile(rf"</({_NAME}){_WS}*>")
-_CLOSE_PREFIX = re.compile(rf"</(?:({_NAME}){_WS}*)?")
 _ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_ATTR_ANYWHERE = re.compile(
+    r"(?<![A-Za-z0-9_.:\-])([A-Za-z_][A-Za-z0-9_.:\-]*)=(?:\"([^\"]*)\"|'([^']*)')"
+)
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_NAME_CHAR = _NAME_START | frozenset("0123456789.:-")
+_SPACE = frozenset(" \t\r\n")
+_UNQUOTED_STOP = frozenset(" \t\r\n>\"'=<`")
+_NAME_RUN = re.compile(r"[A-Za-z0-9_.:\-]*")
 
-
-class Found(IntEnum):
-    """What the scanner found at a ``<`` (or a backtick run)."""
-
-    NOTHING = 0
-    """Not a tag: the ``<`` is text (or content)."""
-    PENDING = 1
-    """Could still become a tag: hold the text from ``<`` and look again with more."""
-    OPEN = 2
-    """A complete registered opening tag (``end`` is the offset after its ``>``)."""
-    CLOSE = 3
-    """The closing tag of the open block."""
-    TOO_LARGE = 4
-    """A tag header still incomplete after ``max_marker_chars`` characters."""
-
-
-class Tag(NamedTuple):
-    """A complete opening tag."""
-
-    name: str
-    attrs: dict[str, str]
-    self_closing: bool
-    end: int
+# states of the opening-tag reader (from _DONE on: it is decided)
+_START, _LT, _NAME, _SPACE_, _ANAME, _EQ, _VALUE, _AFTER, _SLASH, _DONE, _SELF, _BAD = range(12)
 
 
 def decode_entities(value: str) -> str:
@@ -87,158 +66,279 @@ def _entity(found: re.Match[str]) -> str:
 
 
 def parse_attrs(text: str) -> dict[str, str]:
-    """The attributes in ``text`` (``name="v"``/``name='v'``), in the order written,
-    entities decoded (a repeated name keeps its first position and its last value)."""
+    """The quoted attributes in ``text`` (``name="v"``/``name='v'``), in the order
+    written, entities decoded (a repeated name keeps its first position, last value)."""
     attrs: dict[str, str] = {}
-    for found in _ATTR_ANYWHERE.finditer(text):  # tried at name starts only: linear
+    for found in _ATTR_ANYWHERE.finditer(text):
         double, single = found.group(2), found.group(3)
         attrs[found.group(1)] = decode_entities(double if double is not None else single)
     return attrs
 
 
-class _Scan(NamedTuple):
-    found: Found  # OPEN (complete), PENDING (a valid prefix up to stop) or NOTHING
-    name: str | None
-    typing_name: bool  # the name runs up to stop: more name characters may follow
-    attrs: dict[str, str]
-    self_closing: bool
-    end: int
-    quote: str = ""  # PENDING inside an attribute value: its quote character
-
-
-def _scan_open(text: str, at: int, stop: int) -> _Scan:
-    """Read an opening tag at ``text[at] == "<"`` within ``text[:stop]``, token by
-    token (each token is a simple regex, so nothing backtracks across tokens)."""
-    attrs: dict[str, str] = {}
-    name_found = _NAME_AT.match(text, at + 1, stop)
-    if name_found is None:
-        return _Scan(
-            Found.PENDING if at + 1 == stop else Found.NOTHING, None, False, attrs, False, 0
-        )
-    name, i = name_found.group(), name_found.end()
-    if i == stop:
-        return _Scan(Found.PENDING, name, True, attrs, False, 0)
-    while True:
-        j = _SPACES.match(text, i, stop).end()  # type: ignore[union-attr]
-        if j == stop:
-            return _Scan(Found.PENDING, name, False, attrs, False, 0)
-        char = text[j]
-        if char == ">":
-            return _Scan(Found.OPEN, name, False, attrs, False, j + 1)
-        if char == "/":
-            if j + 1 == stop:
-                return _Scan(Found.PENDING, name, False, attrs, False, 0)
-            closed = text[j + 1] == ">"
-            return _Scan(Found.OPEN if closed else Found.NOTHING, name, False, attrs, True, j + 2)
-        if j == i:  # an attribute must follow whitespace
-            return _Scan(Found.NOTHING, name, False, attrs, False, 0)
-        attr = _ATTR.match(text, j, stop)
-        if attr is None:
-            if _ATTR_PREFIX.fullmatch(text, j, stop) is None:
-                return _Scan(Found.NOTHING, name, False, attrs, False, 0)
-            eq = text.find("=", j, stop)
-            quote = text[eq + 1] if 0 <= eq < stop - 1 else ""
-            return _Scan(Found.PENDING, name, False, attrs, False, 0, quote)
-        double, single = attr.group(2), attr.group(3)
-        attrs[attr.group(1)] = decode_entities(double if double is not None else single)
-        i = attr.end()
-
-
-def _fits(name: str | None, typing_name: bool, marker: str) -> bool:
-    """Whether a tag name read so far can still be ``marker``."""
-    if name is None:
-        return True
-    return marker.startswith(name) if typing_name else name == marker
-
-
-def opening_tag(text: str, at: int, limit: int, types: TypeTable) -> tuple[Found, Tag | None, str]:
-    """Look at the ``<`` at ``text[at]`` outside blocks.
-
-    Only the first ``limit`` characters from ``at`` are considered, so the answer does
-    not depend on how much text has arrived beyond them (chunking invariance). With
-    ``PENDING`` comes the quote character when the text ends inside an attribute value
-    (``""`` otherwise): more text without that quote or a newline leaves it pending.
-    """
-    stop = min(len(text), at + limit)
-    scan = _scan_open(text, at, stop)
-    if scan.found is Found.NOTHING:
-        return Found.NOTHING, None, ""
-    if scan.found is Found.OPEN:
-        assert scan.name is not None
-        if not types.accepts(scan.name):
-            return Found.NOTHING, None, ""
-        return Found.OPEN, Tag(scan.name, scan.attrs, scan.self_closing, scan.end), ""
-    name = scan.name
-    if (
-        types.unknown == "text"
-        and name is not None
-        and name not in (types.prefixes if scan.typing_name else types.markers)
-    ):
-        return Found.NOTHING, None, ""  # names no registered tag, whatever follows
-    if stop - at < limit:
-        return Found.PENDING, None, scan.quote
-    return Found.TOO_LARGE, None, ""
-
-
-def inner_tag(text: str, at: int, limit: int, marker: str) -> tuple[Found, int]:
-    """Look at the ``<`` at ``text[at]`` inside a block whose tag is ``marker``.
-
-    ``CLOSE`` for its closing tag, ``OPEN`` for a nested opening tag of the same name
-    (not self-closing), ``PENDING`` while it could still be one of them (only while
-    shorter than ``limit``); the offset returned is where to go on.
-    """
-    stop = min(len(text), at + limit)
-    if text.startswith("</", at):
-        found = _CLOSE_TAG.match(text, at, stop)
-        if found is not None:
-            if found.group(1) == marker:
-                return Found.CLOSE, found.end()
-            return Found.NOTHING, at + 1
-        prefix = _CLOSE_PREFIX.fullmatch(text, at, stop)
-        pending = prefix is not None and _fits(prefix.group(1), prefix.end(1) == stop, marker)
-    else:
-        scan = _scan_open(text, at, stop)
-        if scan.found is Found.OPEN:
-            if scan.name == marker and not scan.self_closing:
-                return Found.OPEN, scan.end
-            return Found.NOTHING, at + 1
-        pending = scan.found is Found.PENDING and _fits(scan.name, scan.typing_name, marker)
-    if pending and stop - at < limit:
-        return Found.PENDING, at
-    return Found.NOTHING, at + 1
-
-
-class XMLBlock(LineParser):
-    """The state of one open XML block: its tag and how deeply it nests in itself.
-
-    The session feeds it text directly (it is inline, not line-based), so
-    :meth:`on_line` is never asked.
-    """
-
-    started = True
-
-    def __init__(self, header: Header, marker: str, self_closing: bool = False) -> None:
-        self.header = header
-        self.marker = marker
-        self.self_closing = self_closing
-        self.depth = 0
-
-    def on_line(self, line: str, complete: bool) -> Verdict:  # pragma: no cover
-        raise AssertionError("XML blocks are fed inline, not by lines")
-
-
-def xml_header(tag: Tag, types: TypeTable) -> Header:
+def xml_header(name: str, attrs: dict[str, str], types: TypeTable) -> Header:
     """The block header of an opening tag: the ``id`` attribute is the block id and the
     attributes are the metadata mapping (announced with ``BLOCK_METADATA`` when there
     are attributes or the type has a metadata model)."""
-    block_id = tag.attrs.get("id") or None
-    block_type = types.resolve(tag.name)
-    described = tag.attrs or (block_type is not None and block_type.metadata is not None)
-    return Header(tag.name, block_type, block_id, tag.attrs, tag.attrs if described else None)
+    block_type = types.resolve(name)
+    described = attrs or (block_type is not None and block_type.metadata is not None)
+    return Header(name, block_type, attrs.get("id") or None, attrs, attrs if described else None)
+
+
+class _Element(InlineReader):
+    """One ``<tag …>…</tag>``: the opening tag, then the body up to the closing tag."""
+
+    __slots__ = (
+        "attr",
+        "attrs",
+        "closer",
+        "k",
+        "name",
+        "quote",
+        "read_len",
+        "space",
+        "state",
+        "types",
+        "value",
+    )
+
+    def __init__(self, types: TypeTable, opened: str | None = None) -> None:
+        self.types = types
+        self.state = _START
+        self.name = ""
+        self.attrs: dict[str, str] = {}
+        self.attr = ""
+        self.quote = ""  # the quote of the value being read ("" for unquoted)
+        self.value: list[str] = []
+        self.read_len = 0  # characters of the opening tag read so far
+        self.closer = ""  # "</name" once in the body
+        self.k = 0  # characters of the closing tag matched (held, not attributed)
+        self.space = 0
+        if opened is not None:  # a prefilled tag: the body from the first character
+            self.name, self.closer = opened, "</" + opened
+
+    def read(self, text: str, start: int, stop: int, out: InlineOut) -> int:
+        if self.closer:
+            if not out.block_open and self.read_len == 0:  # (prefilled: open at once)
+                out.start(xml_header(self.name, {}, self.types))
+                self.read_len = -1
+            return self._body(text, start, stop, out)
+        i = start
+        while i < stop:
+            j = self._step(text, i, stop)
+            self.read_len += j - i
+            i = j
+            state = self.state
+            if state >= _DONE:
+                if state == _BAD:
+                    return NOT_MINE
+                return self._opened(text, i, stop, out)
+        return GO_ON
+
+    def _step(self, text: str, i: int, stop: int) -> int:
+        """Advance the opening-tag machine from ``text[i]``; returns where it stopped
+        (the state says whether the tag is complete, ``_DONE``/``_SELF``, or not a
+        tag, ``_BAD``)."""
+        state, char = self.state, text[i]
+        if state == _VALUE:
+            if self.quote:
+                end = text.find(self.quote, i, stop)
+                if end < 0:
+                    self.value.append(text[i:stop])
+                    return stop
+                self.value.append(text[i:end])
+                self._attr_done("".join(self.value))
+                self.state = _AFTER
+                return end + 1
+            if char in _UNQUOTED_STOP:
+                if char in " \t\r\n>":
+                    self._attr_done("".join(self.value))
+                    self.state = _SPACE_
+                else:
+                    self.state = _BAD
+                return i
+            self.value.append(char)
+            return i + 1
+        if state == _START:  # the "<" itself
+            self.state = _LT
+            return i + 1
+        if state == _LT:
+            self.state = _NAME if char in _NAME_START else _BAD
+            return i
+        if state == _NAME:
+            return self._name(text, i, stop)
+        if state == _ANAME:
+            run = _NAME_RUN.match(text, i, stop).end()  # type: ignore[union-attr]
+            self.attr += text[i:run]
+            if run == stop:
+                return stop
+            if text[run] == "=":
+                self.state = _EQ
+                return run + 1
+            self._attr_done("")
+            self.state = _SPACE_ if text[run] in _SPACE or text[run] in ">/" else _BAD
+            return run
+        if state == _EQ:
+            if char in "\"'":
+                self.quote, self.value, self.state = char, [], _VALUE
+            elif char in _UNQUOTED_STOP:
+                self.state = _BAD
+                return i
+            else:
+                self.quote, self.value, self.state = "", [char], _VALUE
+            return i + 1
+        if state == _SLASH:
+            self.state = _SELF if char == ">" else _BAD
+            return i + 1 if char == ">" else i
+        # _SPACE_ or _AFTER: whitespace, an attribute (after whitespace), > or />
+        if char in _SPACE:
+            self.state = _SPACE_
+        elif char == ">":
+            self.state = _DONE
+        elif char == "/":
+            self.state = _SLASH
+        elif state == _SPACE_ and char in _NAME_START:
+            self.attr, self.state = "", _ANAME
+            return i
+        else:
+            self.state = _BAD
+            return i
+        return i + 1
+
+    def _name(self, text: str, i: int, stop: int) -> int:
+        run = _NAME_RUN.match(text, i, stop).end()  # type: ignore[union-attr]
+        self.name += text[i:run]
+        types = self.types
+        if types.unknown == "text" and self.name not in types.prefixes:
+            self.state = _BAD  # names no registered tag, whatever follows
+            return run
+        if run == stop:
+            return stop
+        if types.unknown == "text" and self.name not in types.markers:
+            self.state = _BAD
+            return run
+        char = text[run]
+        self.state = _SPACE_ if char in _SPACE or char in ">/" else _BAD
+        return run
+
+    def _attr_done(self, value: str) -> None:
+        self.attrs.setdefault(self.attr, "")
+        self.attrs[self.attr] = decode_entities(value)
+
+    def _opened(self, text: str, i: int, stop: int, out: InlineOut) -> int:
+        """The opening tag is complete (``read_len`` characters, ending at ``i``)."""
+        out.marker(self.read_len)
+        header = xml_header(self.name, self.attrs, self.types)
+        if self.state == _SELF:  # <tag/>
+            out.start(header, empty=True)
+            out.end()
+            return i
+        out.start(header)
+        self.closer = "</" + self.name
+        return self._body(text, i, stop, out)
+
+    def _body(self, text: str, i: int, stop: int, out: InlineOut) -> int:
+        """Content up to the first ``</name>`` (spaces or tabs allowed before ``>``)."""
+        closer = self.closer
+        size = len(closer)
+        k = self.k
+        while i < stop:
+            if k == 0:
+                at = text.find(closer, i, stop)
+                if at < 0:
+                    lt = text.rfind("<", max(i, stop - size + 1), stop)
+                    if lt >= 0 and closer.startswith(text[lt:stop]):
+                        out.content(lt - i)
+                        k = stop - lt
+                    else:
+                        out.content(stop - i)
+                    i = stop
+                    break
+                out.content(at - i)
+                i, k, self.space = at + size, size, 0
+            elif k < size:  # a partial closer held from the last chunk
+                need = closer[k:]
+                while i < stop and k < size and text[i] == need[0]:
+                    i, k, need = i + 1, k + 1, need[1:]
+                if k < size and i < stop:  # not the closer: what was held is content
+                    out.content(k)
+                    k = 0
+            else:
+                while i < stop and text[i] in " \t":
+                    i, self.space = i + 1, self.space + 1
+                if i == stop:
+                    break
+                if text[i] == ">":
+                    out.content(0)
+                    out.marker(k + self.space + 1)
+                    out.end()
+                    self.k = 0
+                    return i + 1
+                out.content(k + self.space)
+                k = 0
+        self.k = k
+        return GO_ON
+
+    def close(self, out: InlineOut, stop_reason: object) -> None:
+        if not self.closer:
+            return  # an opening tag cut off by the stream's end: text
+        if self.read_len == 0 and not out.block_open:
+            out.start(xml_header(self.name, {}, self.types))  # (prefilled, empty stream)
+        held = self.k + (self.space if self.k == len(self.closer) else 0)
+        out.content(held)  # a closing tag cut off: content
+        name = self.name
+        out.fail(ErrorCode.UNCLOSED, f"the stream ended inside <{name}> before its </{name}>")
+
+
+class _CodeSpan(InlineReader):
+    """An inline code span: visible text from a backtick run to the closing run of the
+    same length, or to the end of the line."""
+
+    __slots__ = ("held", "run")
+
+    def __init__(self) -> None:
+        self.run = 0  # length of the opening run (0 while it is being read)
+        self.held = 0  # a backtick run being read, not attributed yet
+
+    def read(self, text: str, start: int, stop: int, out: InlineOut) -> int:
+        i = start
+        while i < stop:
+            if text[i] == "`":
+                j = i
+                while j < stop and text[j] == "`":
+                    j += 1
+                self.held += j - i
+                i = j
+                if i == stop:
+                    break  # the run may go on
+            if self.held:
+                out.text(self.held)
+                if not self.run:
+                    self.run = self.held
+                elif self.held == self.run:
+                    self.held = 0
+                    return i
+                self.held = 0
+            found = _TICK_OR_NEWLINE.search(text, i, stop)
+            if found is None:
+                out.text(stop - i)
+                return GO_ON
+            at = found.start()
+            if text[at] == "\n":
+                out.text(at + 1 - i)
+                return at + 1
+            out.text(at - i)
+            i = at
+        return GO_ON
+
+    def close(self, out: InlineOut, stop_reason: object) -> None:
+        out.text(self.held)
+
+
+_TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
 @dataclass(frozen=True)
-class XMLTagSyntax(Syntax):
+class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
 
     Only registered tags are blocks; everything else that looks like markup stays
@@ -257,13 +357,21 @@ class XMLTagSyntax(Syntax):
     """
 
     name: ClassVar[str] = "xml"
-    starts_with: ClassVar[str | None] = ""  # never offered a line: it scans inline
-    inline: ClassVar[bool] = True
     code_aware: bool = True
     prefilled: str | None = None
 
-    def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
-        return Verdict.REJECT
+    def openers(self, types: TypeTable) -> Sequence[str]:
+        return ("<", "`") if self.code_aware else ("<",)
+
+    def reader(self, opener: str, types: TypeTable) -> InlineReader:
+        return _Element(types) if opener == "<" else _CodeSpan()
+
+    def initial(self, types: TypeTable) -> InlineReader | None:
+        return None if self.prefilled is None else _Element(types, self.prefilled)
+
+    def check(self, types: TypeTable) -> None:
+        if self.prefilled is not None and self.prefilled not in types.markers:
+            raise RegistryError(f"prefilled tag {self.prefilled!r} is not a registered XML tag")
 
     def describe(self, types: Sequence[BlockType]) -> str:
         lines = ["You can use the following XML tags in your output:"]

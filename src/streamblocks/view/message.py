@@ -39,7 +39,7 @@ def _block(item: ContentBlock, block_id: str) -> Block:
     if isinstance(item, ToolCallBlock):
         return _native(item.id, "tool_call", item.arguments, {"name": item.name, "id": item.id})
     if isinstance(item, ToolResultBlock):
-        attrs = {"tool_call_id": item.tool_call_id, "is_error": item.is_error}
+        attrs = item.model_dump(include={"tool_call_id", "name", "is_error"}, exclude_none=True)
         return _native(block_id, "tool_result", item.content, attrs)
     if isinstance(item, CodeBlock):
         attrs = item.model_dump(exclude={"type", "code"}, exclude_none=True)

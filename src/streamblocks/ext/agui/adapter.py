@@ -67,21 +67,24 @@ class AGUIInputAdapter(ProviderAdapter):
     ``TEXT_MESSAGE_CONTENT`` and ``TEXT_MESSAGE_CHUNK`` deltas are text; the message
     start/end events only frame it. ``REASONING_MESSAGE_*`` (and the older
     ``THINKING_TEXT_MESSAGE_*``) become ``thinking`` blocks, ``TOOL_CALL_START/ARGS/END``
-    and ``TOOL_CALL_CHUNK`` become ``tool_call`` blocks. ``RUN_FINISHED`` reports the
+    and ``TOOL_CALL_CHUNK`` become ``tool_call`` blocks, ``TOOL_CALL_RESULT`` a
+    ``tool_result`` block naming the call's tool. ``RUN_FINISHED`` reports the
     stop reason and the run's summed usage, ``RUN_ERROR`` an error (its message is
-    ``STREAM_FINISHED.error``). The run events and everything else (tool results, state,
-    steps, custom and raw events) pass through, so an :class:`AGUIOutputAdapter`
+    ``STREAM_FINISHED.error``). The run events and everything else (state, steps,
+    custom and raw events) pass through, so an :class:`AGUIOutputAdapter`
     re-emits the input's own run framing instead of adding a second one.
     """
 
     _open: dict[Hashable, None]
     _chunk_tool: Hashable | None
     _pending_calls: set[Any]
+    _names: dict[str, Any]
 
     def _reset(self) -> None:
         self._open = {}
         self._chunk_tool = None
         self._pending_calls = set()
+        self._names = {}  # tool-call id -> tool name, to name its result
 
     def matches(self, event: Any) -> bool:
         try:
@@ -171,7 +174,7 @@ class AGUIInputAdapter(ProviderAdapter):
         call_id = field2(event, "tool_call_id", "toolCallId")
         if kind == "TOOL_CALL_RESULT":
             self._pending_calls.discard(call_id)
-            return PASSTHROUGH
+            return self._result(call_id, event)
         natives: list[Native] = []
         if kind == "TOOL_CALL_CHUNK":
             if call_id is None:
@@ -189,6 +192,8 @@ class AGUIInputAdapter(ProviderAdapter):
         if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK") and key not in self._open:
             self._pending_calls.add(call_id)
             name = field2(event, "tool_call_name", "toolCallName")
+            if isinstance(call_id, str):
+                self._names[call_id] = name
             natives.extend(self._start(key, tool_call_start(key, call_id, name)))
         if kind == "TOOL_CALL_END":
             natives.extend(self._end(key))
@@ -197,6 +202,25 @@ class AGUIInputAdapter(ProviderAdapter):
             if delta and key in self._open:
                 natives.append(NativeDelta(key, delta))
         return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _result(self, call_id: Any, event: Any) -> Step:
+        """A ``TOOL_CALL_RESULT`` as a ``tool_result`` block naming the call's tool (its
+        ``message_id`` kept in the attrs, so an AG-UI output re-emits it unchanged)."""
+        key = ("tool_result", call_id, field2(event, "message_id", "messageId"))
+        content = field2(event, "content", "content")
+        attrs = {
+            "tool_call_id": call_id,
+            "name": self._names.get(call_id) if isinstance(call_id, str) else None,
+            "is_error": False,
+            "message_id": key[2],
+        }
+        return Step(
+            EventCategory.SKIP,
+            natives=(
+                NativeStart(key, "tool_result", None, attrs),
+                NativeEnd(key, content if content is not None else ""),
+            ),
+        )
 
     def _finish_reason(self, event: Any) -> StopReason:
         outcome = field2(event, "outcome", "outcome")

@@ -2,13 +2,13 @@
 
 One configured :class:`AGUIOutputAdapter` serves any number of streams: the processor
 calls :meth:`AGUIOutputAdapter.for_stream` once per stream and feeds that copy, which
-holds the stream's state (the open text message, the run ids, the open blocks).
+holds the stream's state (the run ids, the open text message, and through its
+:class:`~streamblocks.ext.agui.blocks.BlockEvents` part the open blocks).
 Used by hand on a session, call ``for_stream()`` yourself for each stream.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
@@ -23,16 +23,8 @@ from ...core.events import (
     StreamStarted,
     TextDelta,
 )
-from .payloads import (
-    block_payload,
-    delta_payload,
-    error_payload,
-    jsonable,
-    metadata_payload,
-    run_result,
-    start_payload,
-    token_usage,
-)
+from .blocks import BlockEvents
+from .payloads import jsonable, run_result, token_usage
 from .types import EVENT_TYPES
 
 GROUPS = frozenset({"run", "text", "thinking", "tool_calls", "blocks", "errors", "passthrough"})
@@ -50,21 +42,6 @@ GROUPS = frozenset({"run", "text", "thinking", "tool_calls", "blocks", "errors",
 - ``passthrough``: the input's own AG-UI events as they are, other providers' events
   as ``RAW`` events.
 """
-
-CUSTOM_PREFIX = "streamblocks."
-_THINKING_TYPES = frozenset({"thinking", "reasoning"})
-
-
-class _Open:
-    """A block whose AG-UI events are under way."""
-
-    __slots__ = ("args_sent", "kind", "message_id", "tool_call_id")
-
-    def __init__(self, kind: str, message_id: str = "", tool_call_id: str = "") -> None:
-        self.kind = kind  # "thinking", "tool", "gadget", "tool_result", "custom"
-        self.message_id = message_id
-        self.tool_call_id = tool_call_id
-        self.args_sent = False
 
 
 class AGUIOutputAdapter:
@@ -120,9 +97,8 @@ class AGUIOutputAdapter:
         self._run_started = False
         self._final: Any = None
         self._message_id: str | None = None
-        self._last_message_id: str | None = None
         self._messages = 0
-        self._open: dict[str, _Open] = {}
+        self._blocks = BlockEvents(core, self.groups, self._new_id)
         self._event_adapter: Any = None
 
     def for_stream(self) -> AGUIOutputAdapter:
@@ -154,7 +130,7 @@ class AGUIOutputAdapter:
         if self._message_id is not None:
             if "text" in self.groups:
                 out.append(self._core.TextMessageEndEvent(message_id=self._message_id))
-                self._last_message_id = self._message_id
+                self._blocks.parent_message_id = self._message_id
             self._message_id = None
 
     def _new_id(self, what: str) -> str:
@@ -186,135 +162,32 @@ class AGUIOutputAdapter:
                     self._message_id = self._new_id("m")
             return out
         if isinstance(event, StreamStarted):
-            self._stream_id = event.stream_id
+            self._stream_id = self._blocks.stream_id = event.stream_id
             self._provider_ids = (event.session_id, event.run_id)
             self._run_pending = True
             return out
         self._start_run(out)
+        blocks = self._blocks
         if isinstance(event, BlockStart):
             self._end_text(out)
-            self._block_start(event, out)
+            blocks.start(event, out)
         elif isinstance(event, BlockDelta):
-            self._block_delta(event, out)
+            blocks.delta(event, out)
         elif isinstance(event, BlockMetadata):
-            opened = self._open.get(event.block_id)
-            if opened is not None and opened.kind == "custom" and "blocks" in self.groups:
-                out.append(self._custom("block_metadata", metadata_payload(event)))
+            blocks.metadata(event, out)
         elif isinstance(event, BlockEnd):
             self._end_text(out)
-            self._block_end(event, out)
+            blocks.end(event, out)
         elif isinstance(event, BlockError):
             self._end_text(out)
-            self._block_error(event, out)
+            blocks.error(event, out)
         elif isinstance(event, StreamFinished):
             self._finish(event, out)
         return out
 
-    def _custom(self, name: str, value: Any) -> Any:
-        return self._core.CustomEvent(name=CUSTOM_PREFIX + name, value=value)
-
-    def _block_start(self, event: BlockStart, out: list[Any]) -> None:
-        core, groups = self._core, self.groups
-        native = event.syntax == "native"
-        if native and event.block_type in _THINKING_TYPES:
-            opened = _Open("thinking", message_id=f"{self._stream_id}-{event.block_id}")
-            if "thinking" in groups:
-                out.append(core.ReasoningStartEvent(message_id=opened.message_id))
-                out.append(core.ReasoningMessageStartEvent(message_id=opened.message_id))
-        elif (native and event.block_type == "tool_call") or event.syntax == "gadget":
-            call_id = event.attrs.get("id") if native else None
-            name = event.attrs.get("name") if native else None
-            opened = _Open(
-                "tool" if native else "gadget",
-                tool_call_id=str(call_id or event.block_id),
-            )
-            if "tool_calls" in groups:
-                out.append(
-                    core.ToolCallStartEvent(
-                        tool_call_id=opened.tool_call_id,
-                        tool_call_name=str(name or event.block_type),
-                        parent_message_id=self._last_message_id,
-                    )
-                )
-        elif native and event.block_type == "tool_result":
-            opened = _Open("tool_result")
-        else:
-            opened = _Open("custom")
-            if "blocks" in groups:
-                out.append(self._custom("block_start", start_payload(event)))
-        self._open[event.block_id] = opened
-
-    def _block_delta(self, event: BlockDelta, out: list[Any]) -> None:
-        opened = self._open.get(event.block_id)
-        if opened is None or not event.text:
-            return
-        kind = opened.kind
-        if kind == "thinking":
-            if "thinking" in self.groups:
-                out.append(
-                    self._core.ReasoningMessageContentEvent(
-                        message_id=opened.message_id, delta=event.text
-                    )
-                )
-        elif kind == "tool":
-            opened.args_sent = True
-            if "tool_calls" in self.groups:
-                out.append(
-                    self._core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=event.text)
-                )
-        elif kind == "custom" and "blocks" in self.groups:
-            out.append(self._custom("block_delta", delta_payload(event)))
-
-    def _close_open(self, opened: _Open, out: list[Any], content: Any = None) -> None:
-        core, groups = self._core, self.groups
-        if opened.kind == "thinking" and "thinking" in groups:
-            out.append(core.ReasoningMessageEndEvent(message_id=opened.message_id))
-            out.append(core.ReasoningEndEvent(message_id=opened.message_id))
-        elif opened.kind in ("tool", "gadget") and "tool_calls" in groups:
-            if not opened.args_sent and content is not None:
-                arguments = json.dumps(jsonable(content), ensure_ascii=False)
-                out.append(
-                    core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=arguments)
-                )
-            out.append(core.ToolCallEndEvent(tool_call_id=opened.tool_call_id))
-
-    def _block_end(self, event: BlockEnd, out: list[Any]) -> None:
-        block = event.block
-        opened = self._open.pop(block.id, None)
-        if opened is None:  # its start was not seen (converted elsewhere): start it now
-            self._block_start(BlockStart(block.id, block.type, block.syntax, block.attrs), out)
-            opened = self._open.pop(block.id)
-        if opened.kind == "tool_result":
-            if "tool_calls" in self.groups:
-                content = jsonable(block.content)
-                text = (
-                    content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-                )
-                out.append(
-                    self._core.ToolCallResultEvent(
-                        message_id=self._new_id("t"),
-                        tool_call_id=str(block.attrs.get("tool_call_id") or block.id),
-                        content=text,
-                    )
-                )
-        elif opened.kind == "custom":
-            if "blocks" in self.groups:
-                out.append(self._custom("block_end", block_payload(event)))
-        else:
-            self._close_open(opened, out, block.content if block.content is not None else {})
-
-    def _block_error(self, event: BlockError, out: list[Any]) -> None:
-        opened = self._open.pop(event.block_id, None) if event.block_id is not None else None
-        if opened is not None:
-            self._close_open(opened, out, {})
-        if "errors" in self.groups:
-            out.append(self._custom("block_error", error_payload(event)))
-
     def _finish(self, event: StreamFinished, out: list[Any]) -> None:
         self._end_text(out)
-        for opened in self._open.values():
-            self._close_open(opened, out, {})
-        self._open.clear()
+        self._blocks.close_all(out)
         if "run" not in self.groups:
             return
         if self._final is not None:

@@ -1,7 +1,6 @@
-"""The shortcuts ``feed`` takes when XML is active (a chunk for the inline scanner fed to
-it directly, a held tag that stays pending, plain lines taken whole) give exactly the
-events of the line machine, feed by feed: each case runs twice, once with the
-shortcuts switched off."""
+"""XML with token-sized chunks: tags held over many chunks, closing tags split anywhere,
+line starts that may or may not be markers give exactly the blocks, errors and visible
+text of the whole text fed at once."""
 
 from __future__ import annotations
 
@@ -11,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import normalise, run
 from streamblocks import (
     BlockRegistry,
     DelimiterPreambleSyntax,
     Limits,
     MarkdownFrontmatterSyntax,
     StreamBlockProcessor,
-    StreamStarted,
     XMLTagSyntax,
 )
 from test_xml_properties import FRAGMENTS, PROCESSORS, cut, make
@@ -62,19 +61,9 @@ CASES = [
 ]
 
 
-def feeds(processor: StreamBlockProcessor, chunks: list[str], shortcuts: bool) -> list[Any]:
-    """The events of each ``feed`` call and of ``close`` (stream ids left out)."""
-    session = processor.session()
-    if not shortcuts:  # every chunk through the line machine
-        session._feed_inline = lambda chunk: None  # type: ignore[method-assign]
-        session._update_fast = lambda: None  # type: ignore[method-assign]
-    out = [session.feed(chunk) for chunk in chunks]
-    out.append(session.close())
-    return [[e for e in events if not isinstance(e, StreamStarted)] for events in out]
-
-
 def check(processor: StreamBlockProcessor, chunks: list[str]) -> None:
-    assert feeds(processor, chunks, True) == feeds(processor, chunks, False)
+    whole = run(processor, ["".join(chunks)])
+    assert normalise(run(processor, chunks)) == normalise(whole)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -83,7 +72,7 @@ def check(processor: StreamBlockProcessor, chunks: list[str]) -> None:
     cuts=st.lists(st.integers(min_value=0), max_size=16),
     which=st.integers(0, len(CASES) - 1),
 )
-def test_shortcuts_give_the_events_of_the_line_machine(
+def test_token_sized_chunks_give_the_events_of_the_whole_text(
     text: str, cuts: list[int], which: int
 ) -> None:
     processor = CASES[which]

@@ -1,21 +1,13 @@
-"""The session's shortcuts against the line-by-line reading.
-
-Long chunks: a chunk holding a whole block is read with one search for the closing line
-(``Session._read_whole``); fed a character at a time the same text goes through the line
-machine. Both must give the same blocks, errors and visible text, under the edge cases
-the shortcut has to notice and leave to the line machine: long lines, limits within
+"""Long chunks against token-sized ones: a chunk holding whole blocks and the same text
+fed a character at a time run the same scanner and must give the same blocks, errors
+and visible text, under the edge cases of line syntaxes: long lines, limits within
 reach, rejected or broken headers, shown code fences, CRLF and odd whitespace.
-
-Token-sized chunks: a held line start grown by a chunk is asked about directly
-(``Session._held_verdict``), and header text goes straight to the block; the property
-test's character-by-character runs go through both, and the limits still hold.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -123,26 +115,14 @@ def test_code_aware_fence_without_the_markdown_syntax() -> None:
     assert normalise(run(proc, list(text))) == normalise(whole)
 
 
-def test_a_block_in_one_chunk_is_read_without_asking_line_by_line(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The closing line is found by one search: no parser is asked about a line."""
-    asked: list[str] = []
-
-    def spy(method: Any) -> Any:
-        def wrapper(self: Any, line: str, complete: bool) -> Any:
-            asked.append(line)
-            return method(self, line, complete)
-
-        return wrapper
-
-    for cls in _subclasses(LineParser):
-        if "on_line" in vars(cls):
-            monkeypatch.setattr(cls, "on_line", spy(vars(cls)["on_line"]))
-    text = "a\n!!b1:note\n!!x\n!!end\n```code\nbody\n```\nz\n"
-    events = run(processor(), [text])
-    assert [b.content for b in blocks(events)] == ["!!x\n", "body\n"]
-    assert asked == ["body"]  # the fence's second line decides "no frontmatter"
+def test_a_block_in_one_chunk_is_read_in_one_pass() -> None:
+    """The scanner looks at each character of a chunk holding whole blocks about once:
+    the lines no marker can start go out in bulk, the marker lines are asked once."""
+    text = "a\n!!b1:note\n!!x\n!!end\n```code\nbody\n```\nz\n" * 50
+    session = processor().session()
+    events = session.feed(text) + session.close()
+    assert [b.content for b in blocks(events)] == ["!!x\n", "body\n"] * 50
+    assert session.examined <= 2 * len(text)
 
 
 def _subclasses(cls: type) -> set[type]:

@@ -1,0 +1,165 @@
+"""The core against a previous version of it, interleaved in one run.
+
+Each round runs every case once in a fresh process per version (the previous version
+imported from a git worktree of it, this one from ``src/``), alternating versions, and
+the table gives the median of the rounds. Every figure is also given as a ratio to a
+*bare loop* measured in the same process: a loop that calls a one-line ``feed`` per
+chunk (``return [piece]``), the least any streaming API costs. Ratios are what to
+compare: the host's speed moves from minute to minute, the ratios much less.
+
+Run::
+
+    git worktree add /tmp/oldcore 39af7b9
+    python benchmarks/bench_v2.py --old /tmp/oldcore/src --rounds 5
+
+``--case NAME`` runs one case in this process (used by the driver, and by
+``valgrind --tool=callgrind python benchmarks/bench_v2.py --case mixed-4 --once``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.join(os.path.dirname(HERE), "src")
+SIZE = 200_000  # characters per document: enough for stable figures, quick rounds
+
+
+def _cases() -> dict[str, Callable[[], tuple[object, list[str]]]]:
+    """Each case: a processor and the chunks it is fed (built inside the process)."""
+    sys.path.insert(0, HERE)
+    from bench_gadget import processor as gadget_processor
+    from bench_gadget import reply as gadget_reply
+    from documents import chunks, document, processor, xml_document, xml_processor
+
+    from streamblocks import (
+        BlockRegistry,
+        DelimiterFrontmatterSyntax,
+        DelimiterPreambleSyntax,
+        GadgetSyntax,
+        MarkdownFrontmatterSyntax,
+        StreamBlockProcessor,
+        XMLTagSyntax,
+    )
+
+    def all_five() -> StreamBlockProcessor:
+        registry = BlockRegistry()
+        registry.register("note", syntax=DelimiterPreambleSyntax())
+        registry.register("patch", syntax=DelimiterPreambleSyntax())
+        registry.register("task", syntax=DelimiterFrontmatterSyntax())
+        registry.register("code", syntax=MarkdownFrontmatterSyntax())
+        registry.register("cite", syntax=XMLTagSyntax())
+        registry.register("Search", syntax=GadgetSyntax())
+        return StreamBlockProcessor(registry, input_adapter=None)
+
+    prose = "\n".join(
+        ("the model keeps writing plain prose about the weather and data files " * 2)[:79]
+        for _ in range(SIZE // 80)
+    )
+    mixed = document(SIZE)
+    xml = xml_document(SIZE)
+    gadget = gadget_reply(SIZE)
+    return {
+        "mixed-4": lambda: (processor(), chunks(mixed, 4)),
+        "mixed-1k": lambda: (processor(), chunks(mixed, 1024)),
+        "prose-4": lambda: (processor(), chunks(prose, 4)),
+        "xml-4": lambda: (xml_processor(), chunks(xml, 4)),
+        "xml-1k": lambda: (xml_processor(), chunks(xml, 1024)),
+        "gadget-1k": lambda: (gadget_processor(), chunks(gadget, 1024)),
+        "mixed-4-all-five": lambda: (all_five(), chunks(mixed, 4)),
+        "ticks-16k": lambda: (xml_processor(), chunks("`" * 16_000, 4)),
+        "ticks-32k": lambda: (xml_processor(), chunks("`" * 32_000, 4)),
+    }
+
+
+def _bare(pieces: list[str]) -> float:
+    def feed(piece: str) -> list[str]:
+        return [piece]
+
+    gc.collect()
+    start = time.perf_counter()
+    count = 0
+    for piece in pieces:
+        count += len(feed(piece))
+    return time.perf_counter() - start
+
+
+def _session(proc: object, pieces: list[str]) -> tuple[float, int]:
+    gc.collect()
+    start = time.perf_counter()
+    session = proc.session()  # type: ignore[attr-defined]
+    feed = session.feed
+    blocks = 0
+    for piece in pieces:
+        for event in feed(piece):
+            blocks += event.type == "BLOCK_END"
+    for event in session.close():
+        blocks += event.type == "BLOCK_END"
+    return time.perf_counter() - start, blocks
+
+
+def run_case(name: str) -> dict[str, float]:
+    proc, pieces = _cases()[name]()
+    seconds, blocks = min(_session(proc, pieces) for _ in range(3))
+    bare = min(_bare(pieces) for _ in range(3))
+    chars = sum(len(piece) for piece in pieces)
+    return {
+        "seconds": seconds,
+        "ratio": seconds / bare,
+        "mb_s": chars / 1e6 / seconds,
+        "us_per_block": seconds / blocks * 1e6 if blocks else 0.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--old", help="the src/ directory of the previous version")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--case")
+    parser.add_argument("--once", action="store_true", help="with --case: feed once, no timing")
+    parser.add_argument("--setup", action="store_true", help="with --case: build it, no feed")
+    args = parser.parse_args()
+    if args.case:
+        if args.once or args.setup:
+            proc, pieces = _cases()[args.case]()
+            if args.once:
+                _session(proc, pieces)
+            return
+        print(json.dumps(run_case(args.case)))
+        return
+    versions = {"new": SRC} if not args.old else {"old": args.old, "new": SRC}
+    results: dict[tuple[str, str], list[dict[str, float]]] = {}
+    names = list(_cases())
+    for _ in range(args.rounds):
+        for name in names:
+            for label, src in versions.items():
+                env = dict(os.environ, PYTHONPATH=src)
+                out = subprocess.run(
+                    [sys.executable, __file__, "--case", name],
+                    env=env, capture_output=True, text=True, check=True,
+                )  # fmt: skip
+                results.setdefault((name, label), []).append(json.loads(out.stdout))
+    print(f"medians of {args.rounds} rounds, {SIZE:,}-character documents")
+    print(f"{'case':18} " + " ".join(f"{label + ' ÷bare':>10} {label + ' MB/s':>9} {'µs/blk':>7}"
+                                      for label in versions))  # fmt: skip
+    for name in names:
+        cells = []
+        for label in versions:
+            rows = results[(name, label)]
+            ratio = statistics.median(row["ratio"] for row in rows)
+            mb_s = statistics.median(row["mb_s"] for row in rows)
+            per_block = statistics.median(row["us_per_block"] for row in rows)
+            cells.append(f"{ratio:10.2f} {mb_s:9.2f} {per_block:7.1f}")
+        print(f"{name:18} " + " ".join(cells))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+"""Events out: the session part that turns the scanner's decisions into events.
+
+The scanner decides what each piece of text is; the :class:`Emitter` emits it: visible
+text and block content are gathered per call into as few ``TEXT_DELTA`` /
+``BLOCK_DELTA`` events as possible, blocks are announced, validated, transformed and
+finished here, and the stream offset and counters are kept here. It knows no syntax:
+a block reaches it as an :class:`~.open_block.OpenBlock` with a header.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from .blocks import Block
+from .errors import ErrorCode
+from .events import (
+    BlockDelta,
+    BlockEnd,
+    BlockError,
+    BlockMetadata,
+    BlockStart,
+    Event,
+    TextDelta,
+)
+from .open_block import OpenBlock
+from .registry import BlockType
+from .syntax import BODY, Header, ParseFailure
+from .validation import run_validators, validate_content, validate_metadata
+
+_new = tuple.__new__  # builds an event without the keyword-handling constructor
+_CONTENT = "content"
+
+
+class Emitter:
+    """One stream's outgoing events, offset and counters."""
+
+    __slots__ = (
+        "blocks",
+        "delta_key",
+        "deltas",
+        "errors",
+        "next_id",
+        "out",
+        "pos",
+        "texts",
+    )
+
+    def __init__(self) -> None:
+        self.out: list[Event] = []
+        self.texts: list[str] = []
+        self.deltas: list[str] = []
+        self.delta_key: tuple[str, str, str | None] = ("", "", None)
+        self.pos = 0
+        """Characters of the stream's text consumed so far (the next character's offset)."""
+        self.next_id = 0
+        self.blocks = 0
+        self.errors = 0
+
+    # ------------------------------------------------------------------ text and deltas
+
+    def text(self, text: str) -> None:
+        """Visible stream text (advances the stream offset)."""
+        if text:
+            if self.deltas:
+                self.flush_deltas()
+            self.texts.append(text)
+            self.pos += len(text)
+
+    def delta(self, block: OpenBlock, text: str) -> None:
+        """Streamed content of ``block`` (already counted in its raw)."""
+        key = (block.block_id, block.type_name, block.path)
+        if self.texts:
+            self.flush_texts()
+        elif self.deltas and key != self.delta_key:
+            self.flush_deltas()
+        self.delta_key = key
+        self.deltas.append(text)
+
+    def emit(self, event: Event) -> None:
+        if self.texts:
+            self.flush_texts()
+        if self.deltas:
+            self.flush_deltas()
+        self.out.append(event)
+
+    def error(
+        self, block_id: str | None, type_name: str | None, code: ErrorCode, message: str, raw: str
+    ) -> None:
+        self.errors += 1
+        self.emit(BlockError(block_id, type_name, code, message, raw))
+
+    def flush_texts(self) -> None:
+        texts = self.texts
+        self.out.append(_new(TextDelta, (texts[0] if len(texts) == 1 else "".join(texts),)))
+        texts.clear()
+
+    def flush_deltas(self) -> None:
+        if self.deltas:
+            block_id, type_name, path = self.delta_key
+            text = "".join(self.deltas)
+            self.deltas.clear()
+            self.out.append(_new(BlockDelta, (block_id, type_name, _CONTENT, text, path)))
+
+    def flush(self) -> None:
+        if self.texts:
+            self.flush_texts()
+        if self.deltas:
+            self.flush_deltas()
+
+    def new_id(self) -> str:
+        self.next_id += 1
+        return f"block-{self.next_id}"
+
+    # ------------------------------------------------------------------ blocks
+
+    def begin(self, block: OpenBlock, header: Header, *, hooks: bool = True) -> None:
+        """The header is complete: resolve the type, validate metadata, announce.
+        ``hooks=False``: a block that closes at once (``<tag/>``), so ``on_start`` is
+        not called."""
+        block.header = header
+        block.type_name = header.name
+        block.block_id = header.block_id or self.new_id()
+        block.opener_len = block.raw_len
+        block.error = header.error
+        block_type = block.block_type = header.block_type
+        if block_type is None:
+            block.streamed = bool(header.name)  # a block with no type is not announced
+            if block.error is None:
+                block.error = (ErrorCode.UNKNOWN_TYPE, f"unknown block type {header.name!r}")
+        else:
+            block.type_name = block_type.name
+            block.streamed = block_type.transform is None  # (BlockType.streamed)
+            if block.error is None:
+                block.metadata, block.error = validate_metadata(block_type, header.metadata)
+        if block.streamed:
+            fields = (block.block_id, block.type_name, block.syntax_name, header.attrs)
+            self.emit(_new(BlockStart, fields))
+        if hooks and block_type is not None and block_type.on_start is not None:
+            try:
+                block_type.on_start(header.attrs)
+            except Exception as exc:
+                if block.error is None:
+                    block.error = (
+                        ErrorCode.HOOK_FAILED,
+                        f"on_start of {block_type.name!r}: {exc!r}",
+                    )
+        if block.streamed and block.error is None and header.metadata is not None:
+            self.emit(_new(BlockMetadata, (block.block_id, block.type_name, block.metadata)))
+
+    def close(self, block: OpenBlock, body: Any, attrs: Any = None) -> None:
+        """``block`` closed (its raw complete): report it, finished or rejected.
+        ``body`` is its content text or parsed object; ``BODY`` asks its parser."""
+        raw = block.joined()
+        if not block.started:
+            self.error(None, None, ErrorCode.PARSE_FAILED, block.not_started, raw)
+        elif block.error is not None:
+            self.error(block.block_id, block.type_name or None, *block.error, raw)
+        else:
+            self._finish(block, raw, body, attrs)
+
+    def _finish(self, block: OpenBlock, raw: str, body: Any, attrs: Any) -> None:
+        block_type = block.block_type
+        assert block_type is not None
+        fail = block.block_id, block.type_name
+        try:
+            content = block.parse(block.body_text() if body is BODY else body)
+            if block_type.content is not None:
+                content = validate_content(block_type.content, content)
+        except ParseFailure as exc:
+            self.error(*fail, ErrorCode.PARSE_FAILED, str(exc), raw)
+            return
+        except ValidationError as exc:
+            self.error(*fail, ErrorCode.VALIDATION_FAILED, str(exc), raw)
+            return
+        except Exception as exc:  # a user parse_content, or a parser's own bug
+            message = f"reading the content of {block.type_name!r} failed: {exc!r}"
+            self.error(*fail, ErrorCode.PARSE_FAILED, message, raw)
+            return
+        header = block.header
+        written = dict(header.attrs) if header is not None else {}
+        if attrs:
+            written.update(attrs)
+        finished = Block(
+            block.block_id, block.type_name, block.syntax_name, block.metadata, content,
+            written, raw, block.start, block.start + len(raw),
+        )  # fmt: skip
+        problem = run_validators(block_type, finished) if block_type.validators else None
+        if problem is not None:
+            self.error(*fail, ErrorCode.VALIDATION_FAILED, problem, raw)
+        elif block_type.transform is None:
+            self.blocks += 1
+            self.emit(_new(BlockEnd, (finished,)))
+        else:
+            self._transform(block_type, finished)
+
+    def _transform(self, block_type: BlockType, block: Block) -> None:
+        """A held block of a type with a transform: emit only the transform's verdict."""
+        assert block_type.transform is not None
+        try:
+            verdict = block_type.transform(block)
+            replacement = None if verdict is None else list(verdict)
+            if replacement is not None:
+                _check_replacement(replacement)
+        except Exception as exc:
+            message = f"transform of {block_type.name!r}: {exc!r}"
+            self.error(block.id, block.type, ErrorCode.HOOK_FAILED, message, block.raw)
+            return
+        if replacement is None:
+            self.blocks += 1
+            self.emit(BlockStart(block.id, block.type, block.syntax, block.attrs))
+            self.emit(BlockEnd(block))
+            return
+        for item in replacement:
+            if isinstance(item, str):
+                if item:
+                    self.flush_deltas()
+                    self.texts.append(item)
+            else:
+                self.emit(item)
+
+    def drop(self, block: OpenBlock, code: ErrorCode, message: str) -> None:
+        """Reject ``block`` with what it holds as ``raw`` (a limit, the stream's end)."""
+        self.flush_deltas()
+        raw = block.joined()
+        self.error(block.block_id or None, block.type_name or None, code, message, raw)
+
+
+def _check_replacement(items: list[Any]) -> None:
+    """A transform's list may hold only strings and events."""
+    for item in items:
+        if not isinstance(item, str) and not isinstance(getattr(item, "type", None), str):
+            raise TypeError(f"a transform's list may hold only strings and events, got {item!r}")

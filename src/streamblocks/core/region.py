@@ -1,0 +1,293 @@
+"""Inline regions: the scanner's side of the inline-syntax protocol.
+
+When the scanner finds an opener in visible text, a :class:`Region` hands the text to
+the syntax's reader, one ``read`` call per step, and carries out what the reader
+attributes (see :mod:`.syntax` for the protocol): it is the reader's
+:class:`~.syntax.InlineOut`. It also enforces the limits, and gives back to the
+scanner what the reader leaves unattributed when the region ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .errors import ErrorCode
+from .events import StopReason
+from .line_syntax import TEXT
+from .open_block import OpenBlock
+from .registry import TypeTable
+from .syntax import BODY, GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
+
+if TYPE_CHECKING:
+    from .scanner import Scanner
+
+
+class Region(InlineOut):
+    """One inline region: its reader, what it consumed and what it decided."""
+
+    __slots__ = (
+        "attributed",
+        "block",
+        "buf",
+        "cur",
+        "index",
+        "last",
+        "lead",
+        "lead_len",
+        "pend",
+        "rank",
+        "reader",
+        "sc",
+        "syntax",
+        "table",
+    )
+
+    def __init__(
+        self,
+        sc: Scanner,
+        reader: InlineReader,
+        syntax: InlineSyntax,
+        table: TypeTable,
+        index: int,
+        rank: int,
+    ) -> None:
+        self.sc = sc
+        self.reader = reader
+        self.syntax = syntax
+        self.table = table
+        self.index = index
+        self.rank = rank  # how many openers matching at its start were turned down
+        self.pend = ""  # consumed in earlier steps, not attributed yet
+        self.buf = ""  # the text of the current step, and the attribution cursor in it
+        self.cur = 0
+        self.lead: list[str] = []  # marker characters before the next block starts
+        self.lead_len = 0
+        self.block: OpenBlock | None = None
+        self.attributed = False
+        self.last = ""  # the last character attributed
+
+    # ------------------------------------------------------------------ scanner side
+
+    def step(self, text: str, i: int) -> tuple[str, int]:
+        """Hand ``text[i:]`` (as much as the limits allow) to the reader; returns the
+        text and offset the scanner reads on from."""
+        sc = self.sc
+        n = len(text)
+        block = self.block
+        if block is not None:
+            room = sc.limits.max_block_chars - block.raw_len - len(self.pend)
+        else:  # (a block opened during this step holds at most what it is given)
+            room = sc.room - self.lead_len - len(self.pend)
+        if room <= 0 and i < n:
+            return self._overflow(text, i)
+        stop = n if n - i <= room else i + room
+        self.buf, self.cur = text, i
+        end = self.reader.read(text, i, stop, self)
+        # (what the reader consumed; a rejected opener's characters are counted again
+        # when the scanner reads them as visible text)
+        sc.examined += stop - i if end == GO_ON else 1 if end == NOT_MINE else end - i
+        if end == GO_ON:
+            if self.cur < stop:
+                self.pend += text[self.cur : stop]
+            self.buf = ""
+            return text, stop
+        if end == NOT_MINE:
+            return self._not_mine(text, i)
+        return self._end(text, end)
+
+    def close(self, stop_reason: StopReason | None) -> None:
+        """The stream ended inside the region."""
+        sc = self.sc
+        self.buf, self.cur = "", 0
+        self.reader.close(self, stop_reason)
+        sc.region = None
+        block = self.block
+        if block is not None:
+            self.block = None
+            block.add(self.pend)  # (what the reader still held is the block's)
+            sc.em.pos += len(self.pend)
+            self.pend = ""
+            sc.em.drop(
+                block,
+                ErrorCode.UNCLOSED,
+                f"the stream ended inside {block.type_name} opened at offset {block.start}",
+            )
+        self._release_lead()
+        rest, self.pend = self.pend, ""
+        if rest:
+            if not self.attributed:  # (the reader decided nothing: its opener is text)
+                sc.em.text(rest[0])
+                rest = rest[1:]
+            sc.line, sc.flow = None, TEXT
+            sc.run(rest)
+
+    def _not_mine(self, text: str, i: int) -> tuple[str, int]:
+        self.sc.region = None
+        self._release_lead()
+        if self.pend:
+            text, i = self.pend + text[i:], 0
+        return text, open_region(self.sc, text, i, self.rank + 1)
+
+    def _end(self, text: str, end: int) -> tuple[str, int]:
+        """The reader ended the region at ``end``: what it left unattributed is read
+        again as visible text."""
+        sc = self.sc
+        sc.region = None
+        block = self.block
+        if block is not None:
+            self.fail(ErrorCode.PARSE_FAILED, f"{self.syntax.name} ended its region inside a block")
+        self._release_lead()
+        cur = self.cur
+        if self.pend:
+            text, cur = self.pend + text[cur:], 0
+            end = end - self.cur + len(self.pend)
+        sc.line, sc.flow = None, TEXT
+        if cur == end and self.last == "\n":
+            sc.line = ""
+        if not self.attributed and cur < end:
+            sc.em.text(text[cur])  # (nothing decided: the opener is text)
+            cur += 1
+        return text, cur
+
+    def _overflow(self, text: str, i: int) -> tuple[str, int]:
+        """The region may take no more characters: drop it at the limit."""
+        sc = self.sc
+        sc.region = None
+        em = sc.em
+        pend, self.pend = self.pend, ""
+        block = self.block
+        if block is not None:
+            self.block = None
+            block.add(pend)
+            em.pos += len(pend)
+            limit = f"max_block_chars={sc.limits.max_block_chars}"
+            em.drop(block, ErrorCode.TOO_LARGE, f"{block.type_name} grew past {limit}")
+        else:
+            raw = "".join(self.lead) + pend
+            self.lead, self.lead_len = [], 0
+            em.pos += len(raw)
+            em.error(
+                None,
+                None,
+                ErrorCode.MARKER_TOO_LARGE,
+                f"an opening marker of {self.syntax.name} grew past "
+                f"max_marker_chars={sc.max_marker} without completing",
+                raw,
+            )
+        sc.line, sc.flow = None, TEXT
+        return text, i
+
+    def _release_lead(self) -> None:
+        """Marker characters no block took: they are visible text after all."""
+        if self.lead:
+            self.sc.em.text("".join(self.lead))
+            self.lead, self.lead_len = [], 0
+
+    # ------------------------------------------------------------------ InlineOut
+
+    def _take(self, n: int) -> str:
+        if n <= 0:
+            return ""
+        self.attributed = True
+        pend = self.pend
+        if pend:
+            if n <= len(pend):
+                piece, self.pend = pend[:n], pend[n:]
+            else:
+                more = n - len(pend)
+                piece = pend + self.buf[self.cur : self.cur + more]
+                self.cur += more
+                self.pend = ""
+        else:
+            cur = self.cur
+            piece = self.buf[cur : cur + n]
+            self.cur = cur + n
+        self.last = piece[-1:]
+        return piece
+
+    def text(self, n: int) -> None:
+        piece = self._take(n)
+        if piece:
+            self._release_lead()
+            self.sc.em.text(piece)
+
+    def marker(self, n: int) -> None:
+        piece = self._take(n)
+        if not piece:
+            return
+        block = self.block
+        if block is not None:
+            block.add(piece)
+            self.sc.em.pos += len(piece)
+        else:
+            self.lead.append(piece)
+            self.lead_len += len(piece)
+
+    def content(self, n: int) -> None:
+        piece = self._take(n)
+        if not piece:
+            return
+        block = self.block
+        if block is None:  # (content with no block open: visible text)
+            self._release_lead()
+            self.sc.em.text(piece)
+            return
+        block.add(piece)
+        assert block.body is not None
+        block.body.append(piece)
+        em = self.sc.em
+        em.pos += len(piece)
+        if block.streamed:
+            em.delta(block, piece)
+
+    def hide(self, n: int) -> None:
+        piece = self._take(n)
+        self.sc.em.pos += len(piece)
+
+    def start(self, header: Header, *, empty: bool = False) -> None:
+        em = self.sc.em
+        if self.block is not None:  # (a reader starting a block inside a block)
+            self.end()
+        block = self.block = OpenBlock(None, self.syntax.name, self.index, em.pos)
+        for piece in self.lead:
+            block.add(piece)
+        em.pos += self.lead_len
+        self.lead, self.lead_len = [], 0
+        em.begin(block, header, hooks=not empty)
+
+    def end(self, content: Any = BODY, attrs: Mapping[str, Any] | None = None) -> None:
+        block = self.block
+        if block is not None:
+            self.block = None
+            self.sc.em.close(block, content, attrs)
+
+    def fail(self, code: ErrorCode, message: str) -> None:
+        block = self.block
+        if block is not None:
+            self.block = None
+            self.sc.em.drop(block, code, message)
+
+    @property
+    def block_open(self) -> bool:
+        return self.block is not None
+
+
+def open_region(sc: Scanner, text: str, at: int, rank: int) -> int:
+    """Begin a region at ``text[at]`` with the ``rank``-th inline opener that matches
+    there (in priority order); the first character is text when none is left. Returns
+    where the scanner goes on."""
+    if at >= len(text):
+        return at
+    found = 0
+    for index, opener, syntax, table in sc.openers:
+        if text.startswith(opener, at):
+            if found == rank:
+                sc.region = Region(sc, syntax.reader(opener, table), syntax, table, index, rank)
+                return at
+            found += 1
+        elif not sc.final and len(text) - at < len(opener) and opener.startswith(text[at:]):
+            sc.tail = text[at:]  # a more important opener may still complete
+            return len(text)
+    sc.em.text(text[at])
+    return at + 1

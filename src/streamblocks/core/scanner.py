@@ -1,0 +1,303 @@
+"""The scanner: the one place where the session decides what text is.
+
+It reads the stream's text once, left to right, in one of four states:
+
+* **visible** — mid-line, outside blocks (or in a code fence the model shows): one
+  compiled search finds the next inline opener of any active inline syntax, or the next
+  line start that a line syntax's marker can begin with; the text before it goes out in
+  one piece, and a chunk's last characters are held only while they are a proper prefix
+  of an opener;
+* **line start** — the start of a line that may be a marker: the line syntaxes (or the
+  open block's line parser) classify it (:mod:`.lines`); a line still undecided at a
+  chunk's end is held, bounded by ``max_marker_chars``;
+* **block** — mid-line inside a line block: one search finds the next line that may be
+  the block's marker; everything before it is the block's, in one piece;
+* **region** — an inline syntax's reader has the text (:mod:`.region`): every character
+  goes to it once, until it says where its region ends.
+
+Token-sized and long chunks run this same code. :attr:`Scanner.examined` counts the
+characters each step looks at (searched, handed to a syntax, offered as a line), so
+tests can check that the work is linear without timing anything.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+
+from . import lines
+from .emitter import Emitter
+from .events import StopReason
+from .limits import Limits
+from .line_syntax import TEXT, LineParser, Verdict
+from .open_block import OpenBlock
+from .region import Region, open_region
+from .registry import TypeTable
+from .syntax import InlineSyntax, SyntaxPlan
+
+_Search = Callable[[str, int], "re.Match[str] | None"]
+
+
+class Scanner:
+    """One stream's reading state (see the module docstring)."""
+
+    __slots__ = (
+        "all_openers",
+        "block",
+        "em",
+        "examined",
+        "final",
+        "flow",
+        "inline",
+        "limits",
+        "line",
+        "max_marker",
+        "openers",
+        "outside_search",
+        "outside_starts",
+        "parser",
+        "plan",
+        "prefilter",
+        "region",
+        "room",
+        "scan_fences",
+        "tail",
+        "tail_span",
+        "tails",
+    )
+
+    def __init__(self, plan: SyntaxPlan, limits: Limits, emitter: Emitter) -> None:
+        self.em = emitter
+        self.plan = plan
+        self.limits = limits
+        self.max_marker = limits.max_marker_chars
+        self.room = min(limits.max_marker_chars, limits.max_block_chars)
+        """What an inline region may take in one step while no block of it is open."""
+        inline: list[tuple[int, InlineSyntax, TypeTable]] = []
+        prefilter: list[str | None] = []
+        for index, (syntax, table) in enumerate(plan):
+            if isinstance(syntax, InlineSyntax):
+                inline.append((index, syntax, table))
+                prefilter.append("")  # never offered a line
+            else:
+                prefilter.append(syntax.starts_with)
+        self.inline = tuple(inline)
+        self.prefilter = tuple(prefilter)
+        self.outside_starts: str | None = (
+            None if None in prefilter else "".join(sorted(set("".join(prefilter))))  # type: ignore[arg-type]
+        )
+        self.openers = tuple(
+            (index, opener, syntax, table)
+            for index, syntax, table in inline
+            for opener in syntax.openers(table)
+        )
+        self.all_openers = tuple(opener for _, opener, _, _ in self.openers)
+        self.tails = _tail_search(self.all_openers)
+        self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
+        self.outside_search = _visible_search(self.outside_starts, self.all_openers)
+        self.scan_fences = any(not syntax.code_aware for _, syntax, _ in inline)
+        self.line: str | None = ""
+        """The held start of the current line (``""``: at a line start, nothing held;
+        ``None``: mid-line, the line is decided)."""
+        self.flow: Verdict = TEXT
+        """What the rest of a decided line is (``TEXT``, ``CONTENT``, ``BODY``, ``HOLD``)."""
+        self.parser: LineParser | None = None
+        self.block: OpenBlock | None = None
+        self.region: Region | None = None
+        self.tail = ""
+        """Visible text held at a chunk's end: a proper prefix of an inline opener."""
+        self.final = False
+        self.examined = 0
+
+    # ------------------------------------------------------------------ the loop
+
+    def start(self) -> None:
+        """The stream begins: open a region that starts with it, if a syntax has one."""
+        for index, syntax, table in self.inline:
+            reader = syntax.initial(table)
+            if reader is not None:
+                self.region = Region(self, reader, syntax, table, index, -1)
+                self.region.step("", 0)
+                return
+
+    def run(self, text: str) -> None:
+        """Read ``text``, the next piece of the stream.
+
+        The visible state is read here, in the loop itself (it is where most text
+        goes); the other states are steps that return where they stopped.
+        """
+        if self.tail:
+            text, self.tail = self.tail + text, ""
+        i, n = 0, len(text)
+        em = self.em
+        while i < n:
+            if self.region is not None:
+                text, i = self.region.step(text, i)
+                n = len(text)
+                continue
+            if self.line is not None:
+                i = self._line_start(text, i)
+                continue
+            if self.flow is not TEXT:
+                i = self._in_block(text, i)
+                continue
+            # visible: out in bulk up to the next opener or marker line start
+            parser = self.parser
+            if parser is None:
+                scan_inline = True
+                found = self.outside_search(text, i)
+            else:
+                scan_inline = self.scan_fences
+                openers = self.all_openers if scan_inline else ()
+                found = _visible_search(parser.marker_starts, openers)(text, i)
+            if found is not None:
+                at = found.start()
+                self.examined += at + 1 - i
+                if text[at] == "\n":
+                    em.text(text[i : at + 1])
+                    self.line = ""
+                    i = at + 1
+                else:
+                    em.text(text[i:at])
+                    i = open_region(self, text, at, 0)
+                continue
+            self.examined += n - i
+            cut = n
+            tails = self.tails
+            if tails is not None and scan_inline and not self.final:
+                held = tails(text, max(i, n - self.tail_span))
+                if held is not None:
+                    cut = held.start()
+                    self.tail = text[cut:]
+            if em.deltas:
+                em.flush_deltas()
+            if cut > i:
+                em.texts.append(text[i:cut] if i or cut < n else text)
+                em.pos += cut - i
+            if cut == n and text[n - 1] == "\n":
+                self.line = ""  # the next chunk starts a line
+            return
+
+    def visible(self, text: str, complete: bool) -> None:
+        """``text`` (a decided line, or held text released) read as visible text;
+        ``complete``: it ends its line, so a line starts after it."""
+        self.line, self.flow = None, TEXT
+        self.run(text)
+        if complete and self.region is None and self.line is None:
+            self.line = ""
+
+    def shown(self, text: str) -> None:
+        """Text of a code fence the model shows: visible, and read for inline openers
+        only when an inline syntax is not code-aware (no line is decided in it)."""
+        if not self.scan_fences or not text:
+            self.em.text(text)
+            return
+        parser, line, flow = self.parser, self.line, self.flow
+        self.parser, self.line, self.flow = _NO_LINES, None, TEXT
+        self.run(text)
+        self.parser = parser
+        if self.region is None:
+            self.line, self.flow = line, flow
+
+    def _in_block(self, text: str, i: int) -> int:
+        """The rest of a line inside a line block, and the lines after it that no
+        marker of the block can start, in one piece."""
+        parser = self.parser
+        starts = parser.marker_starts if parser is not None else None
+        n = len(text)
+        if starts is None:
+            nl = text.find("\n", i)
+            end = n if nl < 0 else nl + 1
+        else:
+            found = _line_search(starts)(text, i)
+            end = n if found is None else found.start() + 1
+        self.examined += end - i
+        if text[end - 1] == "\n":
+            self.line = ""
+        lines.to_block(self, text[i:end], self.flow)
+        return end
+
+    def _line_start(self, text: str, i: int) -> int:
+        """A line start: decide the line if it may be a marker."""
+        line = self.line
+        assert line is not None
+        parser = self.parser
+        if not line:
+            starts = self.outside_starts if parser is None else parser.marker_starts
+            if starts is not None and text[i] not in starts:
+                self.line = None  # no marker starts with this character
+                self.flow = TEXT if parser is None else lines.default_verdict(parser)
+                return i
+        nl = text.find("\n", i)
+        end = len(text) if nl < 0 else nl + 1
+        self.line = None
+        lines.decide(self, line + text[i:end], nl >= 0)
+        return end
+
+    # ------------------------------------------------------------------ the end
+
+    def finish(self, stop_reason: StopReason | None) -> None:
+        """End of stream: decide everything still held, then report what is open."""
+        self.final = True
+        while True:
+            if self.tail:
+                tail, self.tail = self.tail, ""
+                self.run(tail)
+            elif self.region is not None:
+                self.region.close(stop_reason)
+            elif self.line:
+                line, self.line = self.line, None
+                lines.decide(self, line, True)
+            elif self.parser is not None:
+                lines.end_parser(self)
+            else:
+                return
+
+
+class _NoLines(LineParser):
+    """A visible region in which no line is a marker (for :meth:`Scanner.shown`)."""
+
+    visible = True
+    marker_starts = ""
+
+    def on_line(self, line: str, complete: bool) -> Verdict:
+        return TEXT
+
+
+_NO_LINES = _NoLines()
+
+
+@functools.lru_cache(maxsize=256)
+def _visible_search(starts: str | None, openers: tuple[str, ...]) -> _Search:
+    """The one search of the visible state: an opener, or a newline before a line that
+    a marker may start (any newline when ``starts`` is ``None``)."""
+    parts = [re.escape(opener) for opener in sorted(set(openers), key=len, reverse=True)]
+    if starts is None:
+        parts.append("\n")
+    elif starts:
+        parts.append("\n(?=[" + re.escape(starts) + "])")
+    if not parts:
+        return _nothing
+    return re.compile("|".join(parts)).search
+
+
+@functools.lru_cache(maxsize=256)
+def _line_search(starts: str) -> _Search:
+    """The newline before the next line that may be a marker (a character of
+    ``starts`` begins it)."""
+    return re.compile("\n[" + re.escape(starts) + "]").search if starts else _nothing
+
+
+@functools.lru_cache(maxsize=64)
+def _tail_search(openers: tuple[str, ...]) -> _Search | None:
+    """Finds a text's longest tail that is a proper prefix of an opener."""
+    prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
+    if not prefixes:
+        return None
+    alternatives = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
+    return re.compile(f"(?:{alternatives})\\Z").search
+
+
+def _nothing(text: str, pos: int = 0) -> re.Match[str] | None:
+    return None

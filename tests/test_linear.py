@@ -1,0 +1,130 @@
+"""Invariant 3, counted rather than timed: the work grows linearly with the input on
+every input, whatever the chunk size.
+
+The session counts the characters its scanner looks at (``Session.examined``:
+searched, handed to an inline syntax, offered to a line syntax). For every character
+that means something to some syntax, every opener prefix repeated, and every construct
+left unclosed, with all five syntaxes registered and fed in chunks of 1, 4 and 1,024
+characters, doubling the input at most doubles that count (plus a little), and the count
+per input character stays small: no rescans, no quadratic joins.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from streamblocks import (
+    BlockRegistry,
+    DelimiterFrontmatterSyntax,
+    DelimiterPreambleSyntax,
+    GadgetSyntax,
+    Limits,
+    MarkdownFrontmatterSyntax,
+    StreamBlockProcessor,
+    XMLTagSyntax,
+)
+
+MARKER = 64
+LIMITS = Limits(max_marker_chars=MARKER, max_block_chars=100_000, max_metadata_chars=4_096)
+
+
+def _all_five() -> StreamBlockProcessor:
+    registry = BlockRegistry()
+    registry.register("note", syntax=DelimiterPreambleSyntax())
+    registry.register("task", syntax=DelimiterFrontmatterSyntax())
+    registry.register("code", syntax=MarkdownFrontmatterSyntax())
+    registry.register("cite", syntax=XMLTagSyntax())
+    registry.register("Search", syntax=GadgetSyntax())
+    return StreamBlockProcessor(registry, input_adapter=None, limits=LIMITS)
+
+
+PROCESSOR = _all_five()
+
+CHARACTERS = [*"!`<>/-:=\"'[]{}\n\r~ \t&#;*_|", "\r\n", "\u00a0", "｜", "é"]
+PREFIXES = [
+    "!!",
+    "!!n",
+    "!!n1:",
+    "!!n1:no",
+    "!!n1:note:",
+    "!!s",
+    "!!start",
+    "!!!",
+    "!!!GADGET_START:",
+    "!!!GADGET_START:Sea",
+    "!!!ARG:",
+    "``",
+    "```",
+    "~~~",
+    "   ``",
+    "<",
+    "<c",
+    "<ci",
+    "<cite",
+    "<cite ",
+    "<cite a",
+    "<cite a=",
+    "</",
+    "</ci",
+    "&",
+    "-",
+    "---",
+]
+UNCLOSED = [
+    ("tag", "<cite a='1' b=", "x "),
+    ("attribute quote", '<cite a="', "v "),
+    ("attribute quote, single", "<cite a='", "v "),
+    ("inline block", "<cite>", "x </cit "),
+    ("code span", "`", "x `` "),
+    ("fence", "```code\n", "line\n"),
+    ("shown fence", "```python\n", "print(1) <cite>\n"),
+    ("header", "!!n1:note:", "p"),
+    ("preamble block", "!!n1:note\n", "body !!en\n"),
+    ("frontmatter", "!!start\n---\n", "key: value\n"),
+    ("frontmatter, blank lines", "!!start\n", "\n"),
+    ("gadget argument", "!!!GADGET_START:Search\n!!!ARG:q\n", "value\n"),
+    ("gadget header", "!!!GADGET_START:Search\n", "!!!ARG:a/0/b\n1\n"),
+]
+
+CASES: list[tuple[str, str, str]] = (
+    [(f"run of {c!r}", "", c) for c in CHARACTERS]
+    + [(f"repeated {p!r}", "", p) for p in PREFIXES]
+    + [(f"repeated {p!r} + space", "", p + " ") for p in PREFIXES]
+    + [(f"unclosed {name}", head, unit) for name, head, unit in UNCLOSED]
+)
+
+
+def _examined(text: str, size: int) -> int:
+    session = PROCESSOR.session()
+    for i in range(0, len(text), size):
+        session.feed(text[i : i + size])
+    session.close()
+    return session.examined
+
+
+def _text(head: str, unit: str, length: int) -> str:
+    return head + unit * ((length - len(head)) // len(unit))
+
+
+@pytest.mark.parametrize("size", [1, 4, 1024])
+@pytest.mark.parametrize(("name", "head", "unit"), CASES, ids=[case[0] for case in CASES])
+def test_work_grows_linearly(name: str, head: str, unit: str, size: int) -> None:
+    small_text, large_text = _text(head, unit, 3_000), _text(head, unit, 6_000)
+    small, large = _examined(small_text, size), _examined(large_text, size)
+    assert large <= 2.3 * small + 8 * MARKER, (small, large)
+    # (a held line start is offered again as it grows: a few looks per character)
+    assert large <= 12 * len(large_text), (large, len(large_text))
+
+
+def test_token_sized_runs_of_backticks_with_xml_are_linear() -> None:
+    """The case that went super-linear before the one-scanner core: backticks with the
+    XML syntax registered, in 4-character chunks."""
+    counts = [_examined("`" * length, 4) for length in (4_000, 8_000, 16_000)]
+    assert counts[1] <= 2.3 * counts[0] and counts[2] <= 2.3 * counts[1], counts
+    assert counts[2] <= 4 * 16_000, counts
+
+
+def test_a_block_fed_a_character_at_a_time_is_read_once() -> None:
+    """Inside blocks every character is looked at a bounded number of times."""
+    for text in ("<cite>" + "x" * 5_000 + "</cite>", "!!n1:note\n" + "y\n" * 2_500 + "!!end\n"):
+        assert _examined(text, 1) <= 3 * len(text)

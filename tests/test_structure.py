@@ -1,0 +1,184 @@
+"""The shape of the source: no import circle anywhere in ``src/``, a core that knows no
+concrete syntax, and modules small enough to read.
+
+Imports are read with :mod:`ast`, not by importing: every ``import`` statement counts,
+at module level and inside functions, except those under ``if TYPE_CHECKING:`` (they
+never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PACKAGE = SRC / "streamblocks"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _runtime_nodes(tree: ast.AST, lazy: bool) -> list[ast.AST]:
+    """Every node except what sits under ``if TYPE_CHECKING:`` (and, unless ``lazy``,
+    inside functions: the imports that run when the module is imported)."""
+    found: list[ast.AST] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                stack.extend(child.orelse)
+                continue
+            if not lazy and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            stack.append(child)
+    return found
+
+
+def _imports(name: str, lazy: bool = True) -> set[str]:
+    """The streamblocks modules ``name`` imports when it runs (``lazy``: inside its
+    functions too)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8")), lazy):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+                for alias in node.names
+            ]
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name and target in MODULES:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+EAGER = {name: _imports(name, lazy=False) for name in MODULES}
+CORE = ("streamblocks.core", "streamblocks.syntaxes", "streamblocks.prompts")
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle in ``graph``, if there is any (depth-first search)."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(name: str) -> list[str] | None:
+        state[name] = 1
+        path.append(name)
+        for target in sorted(graph[name]):
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        state[name] = 2
+        path.pop()
+        return None
+
+    for name in sorted(graph):
+        if name not in state:
+            found = visit(name)
+            if found:
+                return found
+    return None
+
+
+def test_the_import_reader_sees_imports() -> None:
+    assert "streamblocks.core.scanner" in GRAPH["streamblocks.core.session"]
+    assert "streamblocks.core.lines" in GRAPH["streamblocks.core.scanner"]  # from . import
+    assert "streamblocks.core.syntax" in GRAPH["streamblocks.syntaxes.xml"]
+
+
+def test_no_import_circle() -> None:
+    """Anywhere in ``src/``: no circle of the imports that run when a module is
+    imported."""
+    assert _cycle(EAGER) is None, " -> ".join(_cycle(EAGER) or [])
+
+
+def test_no_import_circle_through_the_core_even_lazily() -> None:
+    """In the core, the syntaxes and the prompts, not even through an import inside a
+    function (the circles the core v2 removed were of that kind)."""
+    inner = {
+        name: {t for t in targets if t.startswith(CORE) or t == "streamblocks.transforms"}
+        for name, targets in GRAPH.items()
+        if name.startswith(CORE) or name == "streamblocks.transforms"
+    }
+    assert _cycle(inner) is None, " -> ".join(_cycle(inner) or [])
+
+
+def test_core_imports_no_concrete_syntax() -> None:
+    for name, targets in GRAPH.items():
+        if name.startswith("streamblocks.core"):
+            reaching = [t for t in targets if t.startswith("streamblocks.syntaxes")]
+            assert not reaching, (name, reaching)
+
+
+def test_no_xml_name_in_core() -> None:
+    for name, path in MODULES.items():
+        if not name.startswith("streamblocks.core"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Name):
+                names = [node.id]
+            elif isinstance(node, ast.Attribute):
+                names = [node.attr]
+            elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names = [node.name]
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [alias.name for alias in node.names]
+            assert not [n for n in names if "xml" in n.lower()], (name, names)
+
+
+OWNED = [
+    name
+    for name in MODULES
+    if name.startswith(("streamblocks.core", "streamblocks.syntaxes"))
+    or name in ("streamblocks.transforms", "streamblocks.prompts", "streamblocks._version")
+]
+
+
+@pytest.mark.parametrize("name", OWNED)
+def test_module_is_at_most_400_lines(name: str) -> None:
+    lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    assert lines <= 400, f"{name}: {lines} lines"
+
+
+def test_no_multiple_inheritance_and_no_type_checking_class_bodies_in_core() -> None:
+    """Shapes mypyc compiles: single inheritance (exceptions and ``str`` enums aside),
+    class bodies that do not depend on ``TYPE_CHECKING``."""
+    for name, path in MODULES.items():
+        if not name.startswith("streamblocks.core"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = [ast.unparse(base) for base in node.bases]
+            if not any(base.endswith(("Error", "Exception", "Warning", "Enum")) for base in bases):
+                assert len(bases) <= 1, (name, node.name, bases)
+            for child in node.body:
+                if isinstance(child, ast.If):
+                    assert "TYPE_CHECKING" not in ast.unparse(child.test), (name, node.name)
