@@ -76,3 +76,16 @@ def test_every_renderer_shows_what_json_holds(
     assert out.rstrip("\n").splitlines()[-1] == f"— {summary}"
     if which == 0:
         assert "UNCLOSED" in out and "a.py" in out and "remember" in out
+
+
+def test_plain_output_shows_the_final_status_of_a_codex_item(tmp_path: Path, capsys: Any) -> None:
+    """A Codex command starts ``in_progress``; its end line shows how it ended."""
+    from adapters import transcripts
+
+    codex = tmp_path / "codex.jsonl"
+    codex.write_text(transcripts.jsonl(transcripts.codex_run()), encoding="utf-8")
+    code, out, _ = run(capsys, "extract", "--plain", str(codex))
+    assert code == 0
+    (end,) = [line for line in out.splitlines() if line.startswith("└─ command item_1")]
+    assert '"status": "failed"' in end
+    assert '"exit_code": 1' in end

@@ -7,7 +7,7 @@ a checkout). Every renderer flushes after each record, so a piped stream shows a
 from __future__ import annotations
 
 import json
-from typing import TextIO
+from typing import Any, TextIO
 
 from .model import (
     SCHEMA_VERSION,
@@ -76,6 +76,7 @@ class PlainRenderer(Renderer):
         self.hide_text = hide_text
         self.at_line_start = True
         self.streamed: set[str] = set()
+        self.opened: dict[str, Any] = {}  # each open block's attrs at its start
         """Open blocks whose content has been written (from their deltas)."""
 
     def _write(self, text: str) -> None:
@@ -110,6 +111,7 @@ class PlainRenderer(Renderer):
             self._newline()
             attrs = f" {json.dumps(record['attrs'], ensure_ascii=False)}" if record["attrs"] else ""
             label = block_label(record["block_type"], record["block_id"])
+            self.opened[record["block_id"]] = record["attrs"] or {}
             self._write(f"┌─ {label} ({record['syntax']}){attrs}\n")
         elif kind == "BLOCK_DELTA":
             if record["section"] == "content":
@@ -138,6 +140,10 @@ class PlainRenderer(Renderer):
         detail = f" metadata={json.dumps(block['metadata'], ensure_ascii=False)}"
         if block["syntax"] in ("native", "gadget") and not isinstance(block["content"], str):
             detail = f" content={json.dumps(block['content'], ensure_ascii=False)}"
+        started = self.opened.pop(block["id"], {})
+        final = {k: v for k, v in (block["attrs"] or {}).items() if started.get(k) != v}
+        if final:  # what the end told (a command's final status and exit code)
+            detail += f" attrs={json.dumps(final, ensure_ascii=False)}"
         self._write(f"└─ {block_label(block['type'], block['id'])} ok,{detail}\n")
 
 
