@@ -38,6 +38,28 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.xml._ENTITY": ("search",),
     "streamblocks.syntaxes.xml._NAME_RUN": ("match",),
     "streamblocks.syntaxes.xml._TICK_OR_NEWLINE": ("search",),
+    # model markup [markup]: names looked for at a body's start, heads and values read
+    "streamblocks.markup.families._ALWAYS_THINKING": ("search",),
+    "streamblocks.markup.formats.deepseek._INVOKE_NAME": ("search",),
+    "streamblocks.markup.formats.deepseek._INVOKE_HEAD": ("match",),
+    "streamblocks.markup.formats.deepseek._PARAMETER": ("match",),
+    "streamblocks.markup.formats.gemma._BARE": ("match",),
+    "streamblocks.markup.formats.glm._KEY": ("match",),
+    "streamblocks.markup.formats.glm._VALUE": ("match",),
+    "streamblocks.markup.formats.harmony._RECIPIENT": ("match",),
+    "streamblocks.markup.formats.harmony._NAME": ("search",),
+    "streamblocks.markup.formats.kimi._K3_CALL_HEAD": ("match",),
+    "streamblocks.markup.formats.kimi._K3_ARGUMENT": ("match",),
+    "streamblocks.markup.formats.llama._JSON_NAME": ("search",),
+    "streamblocks.markup.formats.llama._PYTHONIC_NAME": ("search",),
+    "streamblocks.markup.formats.mistral._NAMED": ("match",),
+    "streamblocks.markup.formats.qwen._FUNCTION": ("match",),
+    "streamblocks.markup.formats.qwen._PARAMETER": ("search",),
+    "streamblocks.markup.formats.qwen._LINE_PARAMETER": ("search",),
+    "streamblocks.markup.formats.qwen._VALUE_FOLLOWER": ("match",),
+    "streamblocks.markup.formats.qwen._NAME": ("search",),
+    "streamblocks.markup.schema._INTEGER": ("match",),
+    "streamblocks.markup.schema._NUMBER": ("match",),
 }
 # Patterns built at run time by the scanner (scanner.py): the visible state's search
 # (inline openers, or a newline before a line a marker may start), the block state's

@@ -37,6 +37,7 @@ class ReadOptions:
     registry: str | None = None
     unknown: str | None = None
     delay: float = 0.0
+    markup: str | None = None
 
 
 def expand(patterns: Sequence[str]) -> list[str]:
@@ -85,7 +86,10 @@ class Reader:
         )
         try:
             processor = StreamBlockProcessor(
-                self.registry, input_adapter=source.adapter, unknown=self.unknown
+                self.registry,
+                input_adapter=source.adapter,
+                unknown=self.unknown,
+                markup=options.markup,
             )
             for event in processor.process(_paced(source.items, options.delay)):
                 yield source, event

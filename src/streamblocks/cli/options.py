@@ -122,6 +122,29 @@ def add_output_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def markup_family(text: str) -> str:
+    """``--markup``: a model family (``streamblocks.markup.FAMILIES``) or ``auto``."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    from ..markup import Markup
+
+    try:
+        return Markup(text).family
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_markup_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--markup",
+        type=markup_family,
+        metavar="FAMILY",
+        help="read an open-weight model's in-text thinking and tool calls: a family "
+        "(qwen3, deepseek, kimi, glm, llama, mistral, gemma4, gpt-oss) or auto (the model "
+        "the stream names)",
+    )
+
+
 def add_registry_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--registry",
@@ -140,6 +163,7 @@ __all__ = [
     "Parser",
     "add_delay_option",
     "add_global_options",
+    "add_markup_option",
     "add_output_options",
     "add_registry_options",
     "encoding",

@@ -4,6 +4,7 @@ drivers (sync and async) that feed a session from an iterable."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 import uuid
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
 from typing import Any
@@ -52,6 +53,7 @@ class StreamBlockProcessor:
         code_aware: bool = True,
         transforms: Sequence[DeltaTransform] = (),
         abort_on: AbortSpec = None,
+        markup: Any = None,
     ) -> None:
         if not isinstance(registry, BlockRegistry):
             raise RegistryError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
@@ -74,6 +76,12 @@ class StreamBlockProcessor:
         compose_transforms(*self.transforms)  # checks that each one is a transform
         self.abort_on = abort_on
         self.abort_policy = AbortPolicy.parse(abort_on)
+        # -- model markup (streamblocks.markup builds on core; imported when asked for)
+        self.markup: tuple[Any, ...] | str = ()
+        if markup is not None:
+            from ..markup.config import markup_option
+
+            self.markup = markup_option(markup)
         self._plan: SyntaxPlan = ()
         self._plan_version = -1
 
@@ -91,12 +99,17 @@ class StreamBlockProcessor:
             inline_code_aware = any(isinstance(s, InlineSyntax) and s.code_aware for s, _ in plan)
             if (self.code_aware or inline_code_aware) and not shows_fences:
                 plan.append((default_syntax("code_fences"), TypeTable({}, "text")))
+            if self.markup and self.markup != "auto":  # asked for: before registered tags
+                plan[:0] = _markup_plan(self.markup)
             self._plan, self._plan_version = tuple(plan), self.registry.version
         return self._plan
 
-    def session(self, stream_id: str | None = None) -> Session:
-        """A fresh sans-IO session for one stream."""
+    def session(self, stream_id: str | None = None, *, model: str | None = None) -> Session:
+        """A fresh sans-IO session for one stream. ``model``: the model the stream
+        comes from, for ``markup="auto"`` (the drivers read it from the first item)."""
         plan, stream_id = self.plan(), stream_id or uuid.uuid4().hex
+        if self.markup == "auto":
+            plan = (*_markup_plan(model), *plan)
         if self.abort_policy is not None:
             return AbortingSession(
                 plan,
@@ -134,11 +147,12 @@ class StreamBlockProcessor:
         consumer stops early (closing this generator) and when ``abort_on`` fires; an
         exception from the source comes out unchanged after the events already decided.
         """
-        session = self.session()
-        out = self._output_for_stream(output_adapter)
         iterator = iter(source)
+        first = list(itertools.islice(iterator, 1)) if self.markup == "auto" else []
+        session = self.session(model=_model_of(first))
+        out = self._output_for_stream(output_adapter)
         try:
-            for item in iterator:
+            for item in itertools.chain(first, iterator):
                 events = session.feed(item)
                 if session.aborted is not None:
                     _close_source(iterator)
@@ -171,10 +185,15 @@ class StreamBlockProcessor:
             finally:
                 _close_source(driver)
             return
-        session = self.session()
-        out = self._output_for_stream(output_adapter)
         iterator: Any = aiter(source)
+        first = [await anext(iterator, _END)] if self.markup == "auto" else []
+        first = [item for item in first if item is not _END]
+        session = self.session(model=_model_of(first))
+        out = self._output_for_stream(output_adapter)
         try:
+            for item in first:
+                for event in _outgoing(out, session.feed(item)):
+                    yield event
             async for item in iterator:
                 events = session.feed(item)
                 if session.aborted is not None:
@@ -195,6 +214,22 @@ class StreamBlockProcessor:
         adapter = adapter if adapter is not None else self.output_adapter
         for_stream = getattr(adapter, "for_stream", None)
         return for_stream() if for_stream is not None else adapter
+
+
+_END = object()
+
+
+def _markup_plan(markup: Any) -> list[tuple[Syntax, TypeTable]]:
+    """The plan entries of ``markup=``: configured markups, or the model's (``"auto"``)."""
+    from ..markup.config import for_model, markup_plan
+
+    return list(markup_plan(markup if isinstance(markup, tuple) else for_model(markup)))
+
+
+def _model_of(first: list[Any]) -> str | None:
+    from ..markup.config import model_of
+
+    return model_of(first[0]) if first else None
 
 
 def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:

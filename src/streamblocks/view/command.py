@@ -15,6 +15,8 @@ import webbrowser
 from pathlib import Path
 from typing import IO, Any
 
+from ..cli.options import add_markup_option
+
 EXTRA_MODULES = ("starlette", "uvicorn", "ag_ui")
 INSTALL_HINT = (
     "streamblocks view needs the [view] extra (Starlette, uvicorn and the AG-UI SDK): "
@@ -54,6 +56,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         metavar="SPEC",
         help="the block types: path/to/file.py:NAME or package.module:NAME",
     )
+    add_markup_option(view)
     view.add_argument(
         "--replay-speed",
         type=float,
@@ -78,7 +81,9 @@ def _processor(args: argparse.Namespace) -> Any:
     if args.adapter is None:
         adapter = "auto"
     registry, unknown = registry_for(args.registry, None)
-    return StreamBlockProcessor(registry, input_adapter=adapter, unknown=unknown)
+    return StreamBlockProcessor(
+        registry, input_adapter=adapter, unknown=unknown, markup=args.markup
+    )
 
 
 def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:

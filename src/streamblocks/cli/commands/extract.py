@@ -14,6 +14,7 @@ from ..loading import check_adapter_name
 from ..model import Record, Tally
 from ..options import (
     add_delay_option,
+    add_markup_option,
     add_output_options,
     add_registry_options,
     encoding,
@@ -88,6 +89,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", metavar="FILE", help="write the events as JSON Lines to FILE")
     add_registry_options(parser)
+    add_markup_option(parser)
     add_output_options(parser)
     parser.set_defaults(handler=run, usage_text=parser.format_usage())
     return parser
@@ -150,6 +152,7 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         registry=args.registry,
         unknown=args.unknown,
         delay=args.delay,
+        markup=args.markup,
     )
     batch = Batch(renderer, _progress(paths), several=len(paths) > 1)
     inputs = read_all(paths, options, jobs=args.jobs, warn=batch.warn, on_bytes=batch.on_bytes)

@@ -1,0 +1,91 @@
+"""One tool call's body as it arrives: where it ends, its name once written, its parse."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .grammar import Call, CallFormat, Grammar
+from .scan import BodyScanner
+from .schema import ToolSchemas
+
+TEXT, THINK, BODY_START, BODY, AFTER, SECTION = range(6)
+"""What a reader is reading: visible text, thinking, the blanks before a call's body, the
+body, what follows a closer, a section between calls."""
+
+WINDOW = 512
+"""How far into a body its name is looked for."""
+START_WINDOW = 64
+"""A bare call at the reply's start shows its name this early, or is text."""
+
+
+class CallBody:
+    """The text of one call's body, read once: ``begin`` when its first character
+    shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""
+
+    __slots__ = ("call", "named", "parts", "scanner", "size")
+
+    def __init__(self, call: CallFormat) -> None:
+        self.call = call
+        self.parts: list[str] = []
+        self.size = 0
+        self.named = call.name is None  # the name search is over
+        self.scanner: BodyScanner | None = None
+
+    def begin(self, first: str) -> None:
+        spec = self.call.spec_for(first)
+        assert spec is not None
+        self.scanner = BodyScanner(spec)
+
+    def add(self, text: str) -> dict[str, Any] | bool | None:
+        """Add ``text``; the name attributes (``name``, maybe ``id``) when they show now,
+        ``False`` when a bare call at the reply's start turns out to be no call."""
+        self.parts.append(text)
+        self.size += len(text)
+        if self.named:
+            return None
+        pattern = self.call.name
+        assert pattern is not None
+        head = "".join(self.parts)[:WINDOW]
+        found = pattern.search(head)
+        if found is not None:
+            self.named = True
+            groups = found.groupdict().items()
+            return {key[:4] if key.startswith("name") else key: v for key, v in groups if v}
+        if not self.call.opener and len(head) >= START_WINDOW:
+            return False
+        self.named = len(head) >= WINDOW
+        return None
+
+    def closed_in_value(self) -> bool:
+        """At the end of the stream: the body's last text is its closer, read as part of
+        a value left open (a missing ``</arg_value>``). The body is then cut before it
+        and the call may still read."""
+        scanner = self.scanner
+        if scanner is None or scanner.region is None:
+            return False
+        text = "".join(self.parts).rstrip()
+        for closer in scanner.spec.closers:
+            if text.endswith(closer):
+                self.parts = [text[: -len(closer)]]
+                return True
+        return False
+
+    def parse(self, schemas: ToolSchemas) -> list[Call]:
+        """The calls the body holds; ``ValueError`` saying why it is broken."""
+        return self.call.parse("".join(self.parts), schemas)
+
+
+def reply_start(grammar: Grammar, rest: str) -> tuple[CallFormat, str] | bool | None:
+    """The bare call that begins the reply at ``rest`` (blanks skipped) with its opener,
+    ``False`` when none does, ``None`` when the next chunk decides."""
+    if not rest:
+        return None
+    for call in grammar.start:
+        opener = call.opener
+        if opener and rest.startswith(opener):
+            return call, opener
+        if opener and opener.startswith(rest):
+            return None
+        if not opener and call.spec_for(rest[0]) is not None:
+            return call, ""
+    return False

@@ -1,0 +1,144 @@
+"""Reading tool calls, for :class:`~streamblocks.markup.reader.Reader`: a body from its
+first character to its end, then its parse into calls (or a broken call, or, for a bare
+call at the reply's start, visible text after all). Functions of the reader's state."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .body import AFTER, BODY, BODY_START, TEXT, WINDOW, CallBody, reply_start
+from .grammar import CallFormat
+
+if TYPE_CHECKING:
+    from .reader import Reader
+
+
+def start_call(r: Reader, call: CallFormat) -> None:
+    r.body = CallBody(call)
+    r.sink.kind = "tool_call"
+    r.mode = BODY_START
+
+
+def body_start(r: Reader, buf: str, i: int) -> int:
+    """Blanks before a body; its first character chooses how it ends."""
+    n = len(buf)
+    j = i
+    while j < n and buf[j].isspace():
+        j += 1
+    body = r.body
+    if body is None:  # the start of the reply: maybe a bare call
+        found = reply_start(r.grammar, buf[j:])
+        if found is None and n - i <= WINDOW:
+            return r.hold(i)
+        if not found:
+            r.mode = TEXT
+            return i
+        assert isinstance(found, tuple)
+        start_call(r, found[0])
+        r.sink.pending.append(buf[i : j + len(found[1])])
+        return j + len(found[1])
+    r.sink.mark(buf[i:j])
+    if j < n:
+        body.begin(buf[j])
+        r.mode = BODY
+    return j
+
+
+def in_body(r: Reader, buf: str, i: int) -> int:
+    body = r.body
+    assert body is not None and body.scanner is not None
+    found = body.scanner.scan(buf, i)
+    if found is None:
+        keep = body.scanner.keep
+        add_body(r, buf[i:keep])
+        return r.hold(keep) if keep < len(buf) else len(buf)
+    closer_at, end = found
+    add_body(r, buf[i:closer_at])
+    if r.mode != BODY:  # a reply-start body that is no call
+        return closer_at
+    r.sink.mark(buf[closer_at:end])
+    end_call(r, quiet=False)
+    return end
+
+
+def add_body(r: Reader, text: str) -> None:
+    body = r.body
+    if not text or body is None:
+        return
+    r.sink.mark(text)
+    name = body.add(text)
+    if name is False:
+        unclaim(r)
+    elif name:
+        r.sink.start("tool_call", name)  # type: ignore[arg-type]
+
+
+def body_ended(r: Reader, held: str, cut: bool) -> None:
+    """The stream ended inside a call's body."""
+    body = r.body
+    assert body is not None
+    add_body(r, held)
+    if r.body is None:
+        return
+    call = body.call
+    complete = body.scanner is not None and (call.at_end or body.closed_in_value())
+    if not cut and complete and end_call(r, quiet=True):
+        if r.finished is not None:
+            r.close_after("")
+        return
+    if not call.opener and not r.sink.started:  # a bare start that is no call: text
+        unclaim(r)
+        return
+    what = f"a call opened by {call.opener!r}" if call.opener else "a call"
+    fail(r, f"the stream ended inside {what}", unclosed=True)
+
+
+def unclaim(r: Reader) -> None:
+    """A reply-start body that is no call: visible text after all."""
+    text = "".join(r.sink.pending)
+    r.sink.pending = []
+    r.reset()
+    if r.region:
+        r.sink.text(text)  # the region ends; the scanner reads the text again
+    else:
+        r.replay = text
+
+
+def fail(r: Reader, message: str, *, unclosed: bool) -> None:
+    if not r.sink.started:
+        r.sink.start("tool_call", {})
+    r.sink.out.append(("fail", message, unclosed))
+    r.reset()
+
+
+def end_call(r: Reader, *, quiet: bool) -> bool:
+    body = r.body
+    assert body is not None
+    try:
+        calls = body.parse(r.schemas)
+    except ValueError as exc:
+        if quiet:
+            return False
+        if not body.call.opener and not r.sink.started:
+            unclaim(r)
+        else:
+            fail(r, f"a broken tool call: {exc}", unclosed=False)
+        return True
+    if not calls:
+        fail(r, "no tool call in the markup", unclosed=False)
+        return True
+    for index, found in enumerate(calls):
+        attrs: dict[str, Any] = {"name": found.name}
+        if found.call_id is not None:
+            attrs["id"] = found.call_id
+        if not r.sink.started:
+            r.sink.start("tool_call", attrs)
+        finished = ("end", found.arguments, attrs)
+        if index < len(calls) - 1:
+            r.sink.out.append(finished)
+            r.sink.started = False
+        else:
+            r.finished = finished
+    r.blank = ""
+    r.mode = AFTER
+    return True

@@ -1,0 +1,56 @@
+"""What ``StreamBlockProcessor(markup=…)`` accepts, and the model a stream names."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..core.registry import TypeTable
+from .families import Markup, markup_for
+from .syntax import MarkupSyntax
+
+AUTO = "auto"
+
+
+def markup_option(spec: Any) -> tuple[Markup, ...] | str:
+    """``markup=`` checked: the configured markups, or ``"auto"``. A family name, a
+    :class:`Markup`, a list of them, ``"auto"`` or ``None`` (no markup)."""
+    if spec is None:
+        return ()
+    if isinstance(spec, str):
+        return AUTO if spec.strip().lower() == AUTO else (Markup(spec),)
+    if isinstance(spec, Markup):
+        return (spec,)
+    if isinstance(spec, Sequence):
+        found: list[Markup] = []
+        for item in spec:
+            if isinstance(item, str) and item.strip().lower() != AUTO:
+                found.append(Markup(item))
+            elif isinstance(item, Markup):
+                found.append(item)
+            else:
+                raise TypeError(f"markup= lists family names and Markup objects, got {item!r}")
+        return tuple(found)
+    raise TypeError(
+        f"markup= is a family name, a Markup, a list of them, 'auto' or None, "
+        f"got {type(spec).__name__}"
+    )
+
+
+def markup_plan(markups: Sequence[Markup]) -> list[tuple[MarkupSyntax, TypeTable]]:
+    """The plan entries (syntax, empty type table) of ``markups``."""
+    return [(MarkupSyntax(markup), TypeTable({})) for markup in markups]
+
+
+def for_model(model: str | None) -> tuple[Markup, ...]:
+    """``markup="auto"``: the markup of the model a stream names (none when unnamed or
+    unknown)."""
+    found = markup_for(model) if model else None
+    return (found,) if found is not None else ()
+
+
+def model_of(item: Any) -> str | None:
+    """The model an item of a stream names: an OpenAI-compatible chunk's ``model``, an
+    Ollama response's ``model`` (objects or their dict forms); ``None`` otherwise."""
+    model = item.get("model") if isinstance(item, Mapping) else getattr(item, "model", None)
+    return model if isinstance(model, str) and model else None

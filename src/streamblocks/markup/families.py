@@ -1,0 +1,148 @@
+"""The model families, :class:`Markup` and :func:`markup_for`.
+
+A family names the markup one group of open-weight models writes into its reply text
+(thinking, tool calls). :class:`Markup` is a family configured for one request: whether
+the prompt already opened thinking, and which tools were offered (their JSON schemas
+type the argument values that some formats write as bare text).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .schema import ToolSchemas, tool_schemas
+
+FAMILIES: tuple[str, ...] = (
+    "qwen3",
+    "deepseek",
+    "kimi",
+    "glm",
+    "llama",
+    "mistral",
+    "gemma4",
+    "gpt-oss",
+)
+"""The family names ``markup=`` and :class:`Markup` accept (besides the aliases)."""
+
+ALIASES: Mapping[str, str] = {"hermes": "qwen3", "harmony": "gpt-oss"}
+"""Other names of a family."""
+
+
+def family_name(name: str) -> str:
+    """The family ``name`` stands for (an alias resolved); ``ValueError`` otherwise."""
+    if not isinstance(name, str):
+        raise TypeError(f"a markup family is a str, got {type(name).__name__}")
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in FAMILIES:
+        aliases = ", ".join(f"{alias!r} (= {to!r})" for alias, to in ALIASES.items())
+        raise ValueError(
+            f"unknown markup family {name!r}: use one of {', '.join(map(repr, FAMILIES))} "
+            f"or an alias: {aliases}"
+        )
+    return key
+
+
+class Markup:
+    """One family's markup, configured for a request.
+
+    ``starts_in_thinking``: the chat template opened thinking in the prompt, so the reply
+    begins inside it (only the closer appears). ``tools``: the tools offered, as
+    OpenAI-format tool dicts or an object with ``schemas("openai")``; their JSON schemas
+    type the values that a format writes as text.
+    """
+
+    __slots__ = ("family", "schemas", "starts_in_thinking", "tools")
+
+    def __init__(self, family: str, *, starts_in_thinking: bool = False, tools: Any = None):
+        self.family = family_name(family)
+        self.starts_in_thinking = bool(starts_in_thinking)
+        self.tools = tools
+        self.schemas: ToolSchemas = tool_schemas(tools)
+
+    def __repr__(self) -> str:
+        extra = ", starts_in_thinking=True" if self.starts_in_thinking else ""
+        tools = f", tools=[{len(self.schemas)} tools]" if self.schemas else ""
+        return f"Markup({self.family!r}{extra}{tools})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Markup):
+            return NotImplemented
+        return (self.family, self.starts_in_thinking, self.schemas) == (
+            other.family,
+            other.starts_in_thinking,
+            other.schemas,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.family, self.starts_in_thinking))
+
+
+# Model ids → family: the first pattern that matches the lower-cased id (the part after
+# the last "/" of a hub id, or an Ollama name like "qwen3:8b") wins.
+_MODEL_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), family)
+    for pattern, family in (
+        (r"gpt-oss", "gpt-oss"),
+        (r"deepseek", "deepseek"),
+        (r"kimi", "kimi"),
+        (r"glm", "glm"),
+        (r"gemma-?4", "gemma4"),
+        (r"mistral|magistral|devstral|ministral|mixtral|codestral|pixtral", "mistral"),
+        (r"hermes|qwen|qwq", "qwen3"),
+        (r"llama", "llama"),
+    )
+)
+
+# Templates that always open thinking in the prompt.
+_ALWAYS_THINKING = re.compile(r"deepseek-r1|qwq|thinking-2507")
+
+# The opening and closing thinking markers each family's templates write.
+_THINKING_MARKERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "mistral": (("[THINK]",), ("[/THINK]",)),
+    "gemma4": (("<|channel>thought",), ("<channel|>",)),
+    "kimi": (("<think>", "<|open|>think<|sep|>"), ("</think>", "<|close|>think<|sep|>")),
+    "gpt-oss": (("<|channel|>analysis<|message|>",), ("<|end|>",)),
+}
+_THINK = (("<think>",), ("</think>",))
+
+
+def model_family(model_id: str) -> str | None:
+    """The family of a hub or Ollama model id, or ``None``."""
+    name = model_id.strip().lower()
+    for pattern, family in _MODEL_FAMILIES:
+        if pattern.search(name):
+            return family
+    return None
+
+
+def thinking_is_open(family: str, generation_prompt: str) -> bool:
+    """Whether ``generation_prompt`` (the text the chat template appended) leaves thinking
+    open: its last thinking marker is an opener."""
+    openers, closers = _THINKING_MARKERS.get(family, _THINK)
+    last_open = max(generation_prompt.rfind(marker) for marker in openers)
+    last_close = max(generation_prompt.rfind(marker) for marker in closers)
+    return last_open > last_close
+
+
+def markup_for(
+    model_id: str, *, generation_prompt: str | None = None, tools: Any = None
+) -> Markup | None:
+    """The :class:`Markup` of the model ``model_id`` (a hub id such as
+    ``"Qwen/Qwen3-8B"`` or an Ollama name such as ``"qwen3:8b"``), or ``None`` when no
+    family is known for it.
+
+    ``starts_in_thinking`` is read from ``generation_prompt`` when given, else from the
+    model id (models whose templates always open thinking: DeepSeek-R1, QwQ,
+    ``*-Thinking-2507``).
+    """
+    family = model_family(model_id)
+    if family is None:
+        return None
+    if generation_prompt is not None:
+        opened = thinking_is_open(family, generation_prompt)
+    else:
+        opened = bool(_ALWAYS_THINKING.search(model_id.lower()))
+    return Markup(family, starts_in_thinking=opened, tools=tools)

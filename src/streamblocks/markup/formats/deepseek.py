@@ -1,0 +1,83 @@
+"""DeepSeek: ``<think>``; V3 / R1 and V3.1 calls between ``<｜tool▁calls▁begin｜>`` and
+``<｜tool▁calls▁end｜>``; V3.2 / V4 DSML ``<｜DSML｜function_calls>`` (or ``tool_calls``,
+``calls``; V4.1 writes a space after ``｜DSML｜``) with ``invoke`` and ``parameter``
+elements. (｜ is U+FF5C, ▁ U+2581.)"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..grammar import Call, CallFormat, Grammar, Section, element_call, json_object, need
+from ..scan import EndSpec
+from ..schema import ToolSchemas, property_schema, stated, typed
+
+_SEP = "<｜tool▁sep｜>"
+_FENCE = "```"
+
+
+def _v3_call(body: str, schemas: ToolSchemas) -> list[Call]:
+    """V3: ``function<｜tool▁sep｜>NAME`` + a fenced JSON object; V3.1:
+    ``NAME<｜tool▁sep｜>{…}``."""
+    kind, sep, rest = body.partition(_SEP)
+    need(bool(sep), "no <｜tool▁sep｜> in the call")
+    if kind.strip() == "function":
+        name, _, arguments = rest.partition("\n")
+        arguments = arguments.strip()
+        if arguments.startswith(_FENCE) and arguments.endswith(_FENCE) and len(arguments) > 5:
+            arguments = arguments[3:-3].removeprefix("json")
+    else:
+        name, arguments = kind, rest
+    name = name.strip()
+    need(bool(name), "the call has no name")
+    return [Call(name, json_object(arguments, "the arguments"))]
+
+
+V3_CALL = CallFormat(
+    "<｜tool▁call▁begin｜>",
+    EndSpec(closers=("<｜tool▁call▁end｜>",), strings='"'),
+    _v3_call,
+)
+V3_SECTIONS = tuple(
+    Section(f"<｜tool{s}calls{s}begin｜>", f"<｜tool{s}calls{s}end｜>", (V3_CALL,)) for s in "▁_"
+)
+
+_INVOKE_NAME = re.compile(r'\A\s*name="(?P<name>[^"]*)"')
+_INVOKE_HEAD = re.compile(r'\A\s*name="([^"]*)"\s*/?>?')
+_PARAMETER = re.compile(
+    r'\s*<｜DSML｜ ?parameter\s+name="([^"]*)"(?:\s+string="(true|false)")?\s*>'
+)
+
+
+def _invoke(body: str, schemas: ToolSchemas) -> list[Call]:
+    """``name="NAME">`` + parameters (the body after ``<｜DSML｜invoke``)."""
+
+    def value_of(tool: str, key: str, is_string: str | None, text: str) -> Any:
+        if is_string == "true":
+            return text
+        if is_string == "false":
+            return stated(text, "json")
+        return typed(text, property_schema(schemas, tool, key))
+
+    return [element_call(body, _INVOKE_HEAD, _PARAMETER, _DSML_VALUES, value_of)]
+
+
+_DSML_VALUES = ("</｜DSML｜parameter>", "</｜DSML｜ parameter>")
+_DSML_INVOKE = EndSpec(
+    closers=("</｜DSML｜invoke>", "</｜DSML｜ invoke>", "/>"),
+    regions=(("<｜DSML｜parameter", _DSML_VALUES), ("<｜DSML｜ parameter", _DSML_VALUES)),
+)
+DSML_CALLS = tuple(
+    CallFormat(opener, _DSML_INVOKE, _invoke, name=_INVOKE_NAME)
+    for opener in ("<｜DSML｜invoke", "<｜DSML｜ invoke")
+)
+DSML_SECTIONS = tuple(
+    Section(f"<｜DSML｜{space}{tag}>", f"</｜DSML｜{space}{tag}>", DSML_CALLS)
+    for tag in ("function_calls", "tool_calls", "calls")
+    for space in ("", " ")
+)
+
+DEEPSEEK = Grammar(
+    thinking=(("<think>", "</think>"),),
+    sections=(*V3_SECTIONS, *DSML_SECTIONS),
+)

@@ -1,0 +1,125 @@
+"""Qwen3 / Hermes: ``<think>``, ``<tool_call>`` with a JSON body (Hermes 2/3, Qwen2.5,
+Qwen3) or a Qwen3-Coder / Qwen3.5 XML body ``<function=NAME><parameter=P>…``, which
+also appears without the ``<tool_call>`` opener."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..grammar import Call, CallFormat, Grammar, json_object, need
+from ..scan import EndSpec
+from ..schema import ToolSchemas, property_schema, typed
+
+_FUNCTION = re.compile(r"\s*<function=([^>\n]+)>")
+_PARAMETER = re.compile(r"<parameter=([^>\n]+)>")
+_VALUE_FOLLOWER = re.compile(r"[ \t\r\n]*(?:<parameter=|</function>|\Z)")
+_LINE_PARAMETER = re.compile(r"\n<parameter=[^>\n]+>")  # ends a value left open
+_PARAMETER_END = "</parameter>"
+_FUNCTION_END = "</function>"
+
+# A missing </parameter> before the end of the call still ends the value.
+_XML_VALUES = (("<parameter=", (_PARAMETER_END, "\0</function>\n</tool_call>")),)
+
+
+def hermes_call(body: str) -> Call:
+    """A Hermes JSON call: ``{"name": …, "arguments": {…}}`` (``arguments`` may be a
+    JSON string, decoded once more; ``parameters`` is accepted too)."""
+    found = json_object(body, "the call")
+    name = found.get("name")
+    need(isinstance(name, str) and bool(name), "the call has no name")
+    arguments: Any = found.get("arguments", found.get("parameters", {}))
+    if isinstance(arguments, str):
+        arguments = json_object(arguments, "the arguments string")
+    need(isinstance(arguments, dict), "the arguments are not an object")
+    call_id = found.get("id")
+    return Call(str(name), arguments, call_id if isinstance(call_id, str) else None)
+
+
+def coder_call(body: str, schemas: ToolSchemas) -> Call:
+    """A Qwen3-Coder call ``<function=NAME><parameter=P>value</parameter>…</function>``;
+    values are typed by the tool's schema."""
+    head = _FUNCTION.match(body)
+    need(head is not None, "no <function=NAME> opens the call")
+    assert head is not None
+    name = head.group(1).strip()
+    rest = body[head.end() :]
+    last = rest.rfind(_FUNCTION_END)
+    if last >= 0:
+        need(not rest[last + len(_FUNCTION_END) :].strip(), "text after </function>")
+        rest = rest[:last]
+    arguments: dict[str, Any] = {}
+    at = 0
+    while True:
+        found = _PARAMETER.search(rest, at)
+        if found is None:
+            need(not rest[at:].strip(), f"text outside a parameter: {rest[at:].strip()!r}")
+            break
+        need(not rest[at : found.start()].strip(), "text between parameters")
+        key, start = found.group(1).strip(), found.end()
+        close = _value_end(rest, start)
+        following = _LINE_PARAMETER.search(rest, start)
+        if close < 0 or (following is not None and following.start() < close):
+            end = following.start() if following is not None else len(rest)
+            at = end + 1 if following is not None else end
+        else:
+            end, at = close, close + len(_PARAMETER_END)
+        value = _one_newline_off(rest[start:end])
+        arguments[key] = typed(value, property_schema(schemas, name, key))
+    return Call(name, arguments)
+
+
+def _value_end(text: str, start: int) -> int:
+    """Where the value starting at ``start`` ends: the first ``</parameter>`` followed
+    by another parameter or the end of the call (one written inside the value is
+    text); -1 when there is none."""
+    close = text.find(_PARAMETER_END, start)
+    while close >= 0:
+        if _VALUE_FOLLOWER.match(text, close + len(_PARAMETER_END)):
+            return close
+        close = text.find(_PARAMETER_END, close + 1)
+    return -1
+
+
+def _one_newline_off(value: str) -> str:
+    """The template writes a value between newlines: drop one on each side."""
+    if value.startswith("\n"):
+        value = value[1:]
+    if value.endswith("\n"):
+        value = value[:-1]
+    return value
+
+
+def _tool_call(body: str, schemas: ToolSchemas) -> list[Call]:
+    stripped = body.lstrip()
+    if stripped.startswith("{"):
+        return [hermes_call(body)]
+    need(stripped.startswith("<function="), "the body is neither JSON nor <function=…>")
+    return [coder_call(body, schemas)]
+
+
+def _bare_function(body: str, schemas: ToolSchemas) -> list[Call]:
+    return [coder_call("<function=" + body, schemas)]
+
+
+_NAME = re.compile(r'\A\s*(?:\{\s*"name"\s*:\s*"(?P<name>[^"\\]+)"|<function=(?P<name2>[^>\n]+)>)')
+
+TOOL_CALL = CallFormat(
+    "<tool_call>",
+    {
+        "{": EndSpec(closers=("</tool_call>",), strings='"'),
+        "": EndSpec(closers=("</tool_call>",), regions=_XML_VALUES),
+    },
+    _tool_call,
+    name=_NAME,
+)
+
+BARE_FUNCTION = CallFormat(
+    "<function=",
+    EndSpec(closers=(_FUNCTION_END,), regions=_XML_VALUES),
+    _bare_function,
+    name=re.compile(r"\A(?P<name>[^>\n]+)>"),
+    tail="</tool_call>",
+)
+
+QWEN3 = Grammar(thinking=(("<think>", "</think>"),), calls=(TOOL_CALL, BARE_FUNCTION))

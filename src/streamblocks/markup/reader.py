@@ -1,0 +1,309 @@
+"""The reader: a reply's text in, attributed pieces out, following a
+:class:`~streamblocks.markup.grammar.Grammar`.
+
+Sans-IO and chunk-blind: ``feed`` takes any piece of the reply, ``finish`` decides what
+is still open. Every character read is attributed once, in order, by a piece (see
+:mod:`streamblocks.markup.attribution`).
+
+Text is released as soon as it cannot start a marker; a call's body is read once, as it
+arrives, by a :class:`~streamblocks.markup.scan.BodyScanner` and parsed when it ends.
+After a block's closer, blanks and framing markers (``<|end|>``, a section's closer)
+that follow belong to the block, so its ``BLOCK_END`` waits for the next character.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import calls
+from .attribution import Attribution, Piece
+from .body import AFTER, BODY, BODY_START, SECTION, TEXT, THINK, CallBody
+from .grammar import Grammar, Section, tables
+from .scan import Literals
+from .schema import ToolSchemas
+
+
+class Reader:
+    """Reads one stream's markup of one grammar (or one region of it: ``region=True``
+    stops at the first visible text, see :mod:`streamblocks.markup.syntax`)."""
+
+    def __init__(
+        self,
+        grammar: Grammar,
+        schemas: ToolSchemas,
+        *,
+        starts_in_thinking: bool = False,
+        at_reply_start: bool = True,
+        region: bool = False,
+    ) -> None:
+        self.grammar = grammar
+        self.schemas = schemas
+        self.region = region
+        self.examined = 0  # characters the steps looked at (re-reads included), for tests
+        self.sink = Attribution(region=region)
+        self._held = ""
+        self._section: Section | None = None
+        self.body: CallBody | None = None
+        self._lead = True  # thinking: blanks at its start are not content
+        self.blank = ""  # blanks held at the end of thinking / after a closer
+        self.finished: Piece | None = None  # the end of a block, waiting for what follows
+        self.replay = ""  # text to read again (a reply-start body that is no call)
+        self._tables = tables(grammar)
+        self._think_literals: Literals = self._tables.thinking_closers
+        self.mode = TEXT
+        if starts_in_thinking and grammar.thinking:
+            self._start_thinking()
+        elif at_reply_start and grammar.start:
+            self.mode = BODY_START
+
+    @property
+    def ended(self) -> bool:
+        """In a region: visible text came, so the region ended."""
+        return self.sink.ended
+
+    @property
+    def attributed(self) -> int:
+        """Characters attributed (not as visible text) so far."""
+        return self.sink.attributed
+
+    # -- driving
+
+    def feed(self, text: str) -> list[Piece]:
+        """Read the next piece of the reply."""
+        delta = self.thinking_only(text)
+        if delta is not None:
+            return [("content", delta)] if delta else []
+        buf = self._held + text if self._held else text
+        self._held = ""
+        if buf and not self.sink.ended:
+            self._read(buf)
+        return self.sink.take()
+
+    def thinking_only(self, text: str) -> str | None:
+        """The common case in one step: inside thinking, a chunk that cannot hold its
+        closer is thinking text. Returns the content it gives (``""``: blanks held), or
+        ``None`` when the chunk needs :meth:`feed`'s full reading."""
+        if self.mode != THINK or self._held or self._lead:
+            return None
+        literals = self._think_literals
+        stop = literals.firsts
+        if len(stop) == 1 and stop in text:
+            return None
+        if len(stop) > 1 and literals.first.search(text) is not None:  # type: ignore[union-attr]
+            return None
+        self.examined += len(text)
+        body = text.rstrip()
+        if not body:
+            self.blank += text
+            return ""
+        delta = self.blank + body if self.blank else body
+        self.blank = text[len(body) :]
+        self.sink.attributed += len(delta)
+        return delta
+
+    def finish(self, *, cut: bool = False) -> list[Piece]:
+        """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""
+        held, self._held = self._held, ""
+        if not self.sink.ended:
+            self._finish(held, cut)
+        return self.sink.take()
+
+    def _finish(self, held: str, cut: bool) -> None:
+        mode = self.mode
+        if mode == BODY or (mode == BODY_START and self.body is not None):
+            calls.body_ended(self, held, cut)
+        elif mode == THINK:
+            self._thinking(held)
+            self.sink.mark(self.blank)
+            self._end_thinking()
+        elif mode == AFTER:
+            self.close_after(held)
+        elif mode == SECTION:
+            self.sink.pending.append(held)
+        else:
+            self.sink.text(held)
+        if self.replay:  # a reply-start body that is no call, read again as text
+            replay, self.replay = self.replay, ""
+            self._read(replay)
+            self._finish(self._held, cut)
+            self._held = ""
+        self.sink.flush_hidden()
+
+    def _read(self, buf: str) -> None:
+        i, n = 0, len(buf)
+        while i < n and not self.sink.ended:
+            mode = self.mode
+            if mode == TEXT:
+                j = self._in_text(buf, i)
+            elif mode == THINK:
+                j = self._in_thinking(buf, i)
+            elif mode == BODY:
+                j = calls.in_body(self, buf, i)
+            elif mode == SECTION:
+                j = self._in_section(buf, i)
+            elif mode == AFTER:
+                j = self._after(buf, i)
+            else:
+                j = calls.body_start(self, buf, i)
+            if j < 0:
+                self.examined += n - i
+                self._held = buf[-j - 1 :]
+                if not self.replay:
+                    return
+                j = -j - 1
+            else:
+                self.examined += j - i
+            if self.replay:  # a reply-start body that is no call: read again as text
+                buf = self.replay + buf[j:]
+                self.replay = self._held = ""
+                i, n = 0, len(buf)
+                continue
+            i = j
+
+    @staticmethod
+    def hold(at: int) -> int:
+        """What a step returns to keep ``buf[at:]`` for the next chunk."""
+        return -at - 1
+
+    # -- visible text
+
+    def _until(self, literals: Literals, buf: str, i: int, take: Any) -> Any:
+        """Hand ``take`` the text before the next marker; returns the marker's match, or
+        (no marker, or a region that ended) what the step returns."""
+        found = literals.find(buf, i)
+        end = found.start() if found is not None else literals.held(buf, i)
+        if end > i:
+            take(buf[i:end])
+            if self.sink.ended:
+                return i
+        if found is not None:
+            return found
+        return self.hold(end) if end < len(buf) else len(buf)
+
+    def _in_text(self, buf: str, i: int) -> int:
+        found = self._until(self._tables.text, buf, i, self.sink.text)
+        if isinstance(found, int):
+            return found
+        self._marker(found.group())
+        return int(found.end())
+
+    def _marker(self, marker: str) -> None:
+        kind, what = self._tables.actions[marker]
+        self.sink.pending.append(marker)
+        if kind == "think":
+            self._think_literals = what
+            self._start_thinking()
+        elif kind == "call":
+            calls.start_call(self, what)
+        elif kind == "section":
+            self._section = what
+            self.mode = SECTION
+
+    # -- thinking
+
+    def _start_thinking(self) -> None:
+        self._lead, self.blank = True, ""
+        self.sink.start("thinking", {})
+        self.mode = THINK
+
+    def _in_thinking(self, buf: str, i: int) -> int:
+        found = self._until(self._think_literals, buf, i, self._thinking)
+        if isinstance(found, int):
+            return found
+        self.sink.mark(self.blank + found.group())
+        self.blank = ""
+        self.finished = ("end", None, {})
+        self.mode = AFTER
+        return int(found.end())
+
+    def _thinking(self, text: str) -> None:
+        if not text:
+            return
+        if self._lead:
+            body = text.lstrip()
+            self.sink.mark(text[: len(text) - len(body)])
+            if not body:
+                return
+            text, self._lead = body, False
+        body = text.rstrip()
+        if not body:
+            self.blank += text
+            return
+        self.sink.attribute("content", self.blank + body if self.blank else body)
+        self.blank = text[len(body) :]
+
+    def _end_thinking(self) -> None:
+        self.sink.out.append(("end", None, {}))
+        self.reset()
+
+    # -- after a block's closer
+
+    def _after(self, buf: str, i: int) -> int:
+        """Blanks and framing after a closer belong to the block: thinking keeps every
+        blank; a call keeps blanks only before a marker it takes."""
+        n = len(buf)
+        j = i
+        while j < n and buf[j].isspace():
+            j += 1
+        self.blank += buf[i:j]
+        if j == n:
+            return n
+        literals = self._tables.after
+        found = literals.pattern.match(buf, j) if literals.pattern is not None else None
+        if buf[j:] in literals.prefixes:
+            return self.hold(j)
+        if found is not None and self._takes(found.group()):
+            marker = found.group()
+            self.sink.mark(self.blank + marker)
+            self.blank = ""
+            if self._section is not None and marker == self._section.closer:
+                self._section = None
+            return found.end()
+        self.close_after("")
+        return j
+
+    def _takes(self, marker: str) -> bool:
+        kind = self._tables.actions.get(marker, ("", None))[0]
+        section, body = self._section, self.body
+        return (
+            kind == "hide"
+            or (section is not None and marker == section.closer)
+            or (body is not None and marker == body.call.tail)
+        )
+
+    def close_after(self, held: str) -> None:
+        blank, self.blank = self.blank, ""
+        if self.sink.kind == "thinking":
+            self.sink.mark(blank)
+            blank = ""
+        finished = self.finished
+        assert finished is not None
+        self.sink.out.append(finished)
+        self.finished = None
+        was_call = self.sink.kind == "tool_call"
+        self.reset()
+        if self._section is not None and was_call:
+            self.sink.pending.append(blank + held)
+        else:
+            self.sink.text(blank + held)
+
+    def reset(self) -> None:
+        self.sink.kind, self.sink.started, self.body = "", False, None
+        self.mode = SECTION if self._section is not None else TEXT
+
+    # -- sections
+
+    def _in_section(self, buf: str, i: int) -> int:
+        section = self._section
+        assert section is not None
+        found = self._until(self._tables.sections[section.opener], buf, i, self.sink.pending.append)
+        if isinstance(found, int):
+            return found
+        marker = found.group()
+        self.sink.pending.append(marker)
+        if marker == section.closer:
+            self._section = None
+            self.mode = TEXT
+        else:
+            calls.start_call(self, next(c for c in section.calls if c.opener == marker))
+        return int(found.end())

@@ -1,0 +1,217 @@
+"""Incremental scanning: where a marker is, and where a call's body ends.
+
+Both work on a growing text and remember how far they have read, so a body delivered in
+token-sized pieces is read once; only a possible marker split by a chunk boundary (at
+most the longest marker's length) is looked at again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class Literals:
+    """A set of literal markers: the first one in a text, and how much of a text's end
+    may still become one."""
+
+    __slots__ = ("first", "firsts", "literals", "longest", "pattern", "prefixes", "search")
+
+    def __init__(self, literals: Iterable[str]) -> None:
+        found = sorted({lit for lit in literals if lit}, key=len, reverse=True)
+        self.literals = tuple(found)
+        self.longest = max((len(lit) for lit in found), default=0)
+        self.prefixes = frozenset(lit[:i] for lit in found for i in range(1, len(lit)))
+        self.pattern = re.compile("|".join(map(re.escape, found))) if found else None
+        self.search = self.pattern.search if self.pattern is not None else _nothing
+        firsts = "".join(sorted({lit[0] for lit in found}))
+        self.firsts = firsts  # the characters a marker can begin with
+        self.first = re.compile(f"[{re.escape(firsts)}]") if firsts else None
+
+    def held(self, text: str, start: int) -> int:
+        """The offset from which ``text[start:]`` ends in the beginning of a marker
+        (``len(text)`` when it does not)."""
+        n = len(text)
+        first = self.first
+        if first is None:
+            return n
+        begin = max(start, n - self.longest + 1)
+        prefixes = self.prefixes
+        found = first.search(text, begin)
+        while found is not None:
+            at = found.start()
+            if text[at:] in prefixes:
+                return at
+            found = first.search(text, at + 1)
+        return n
+
+    def find(self, text: str, start: int) -> re.Match[str] | None:
+        """The first marker in ``text[start:]``, or ``None``; a marker that a longer one
+        may still extend in the next chunk (``<|start|>assistant`` / ``… to=``) is not
+        found yet."""
+        found = self.search(text, start)
+        if found is not None and text[found.start() :] in self.prefixes:
+            return None
+        return found
+
+
+def _nothing(text: str, pos: int = 0) -> re.Match[str] | None:
+    return None
+
+
+@dataclass(frozen=True)
+class EndSpec:
+    """How a call's body ends.
+
+    ``closers``: markers that end the body (outside strings and regions); the first found
+    is part of the call. ``strings``: quote characters of strings in which nothing ends
+    the body (backslash escapes). ``regions``: ``(opener, closers)`` pairs of literal
+    stretches (a parameter value) in which the body's closers do not count; a region
+    closer starting with ``"\\0"`` ends the region without being read (the rest is read
+    as body). ``balanced``: characters that open a bracketed value; the body ends where
+    the first such value closes (a JSON array, a Python list, an object).
+    """
+
+    closers: tuple[str, ...] = ()
+    strings: str = ""
+    regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    balanced: str = ""
+
+
+_OPEN = {"[": "]", "{": "}", "(": ")"}
+_CLOSE = frozenset("]})")
+
+
+@dataclass
+class _Region:
+    literals: Literals
+    zero_width: frozenset[str]
+
+
+class BodyScanner:
+    """Finds the end of one call's body, chunk by chunk.
+
+    ``scan(text, start)`` reads ``text[start:]``; when the body has not ended there it
+    returns ``None`` and sets :attr:`keep`: the offset from which the caller passes the
+    text again with the next chunk (a marker or an escape split by the chunk boundary).
+    """
+
+    __slots__ = (
+        "_outside",
+        "_regions",
+        "_stops",
+        "depth",
+        "keep",
+        "quote",
+        "region",
+        "spec",
+        "started",
+    )
+
+    def __init__(self, spec: EndSpec) -> None:
+        self.spec = spec
+        self.keep = 0
+        self.quote = ""  # inside a string opened by this quote
+        self.region: _Region | None = None
+        self.depth = 0
+        self.started = False  # a balanced value has opened
+        self._regions = {
+            opener: _Region(
+                Literals(c.lstrip("\0") for c in closers),
+                frozenset(c[1:] for c in closers if c.startswith("\0")),
+            )
+            for opener, closers in spec.regions
+        }
+        self._outside = Literals((*spec.closers, *self._regions))
+        chars = spec.strings + ("[{(]})" if spec.balanced else "")
+        self._stops = re.compile(f"[{re.escape(chars)}]") if chars else None
+
+    def scan(self, text: str, start: int) -> tuple[int, int] | None:
+        """``(closer_start, end)`` once the body has ended in ``text`` (``end`` after
+        its closer), else ``None``."""
+        i, n = start, len(text)
+        while i < n:
+            if self.quote:
+                i = self._in_string(text, i)
+                if i < 0:
+                    return None
+                continue
+            region = self.region
+            if region is not None:
+                found = region.literals.search(text, i)
+                if found is None:
+                    self.keep = region.literals.held(text, i)
+                    return None
+                self.region = None
+                lit = found.group()
+                i = found.start() if lit in region.zero_width else found.end()
+                continue
+            found = self._outside.search(text, i)
+            stop = self._stops.search(text, i) if self._stops is not None else None
+            if stop is not None and (found is None or stop.start() < found.start()):
+                if self._char(text, stop.start()):
+                    return stop.end(), stop.end()
+                i = stop.end()
+                continue
+            if found is None:
+                self.keep = self._outside.held(text, i)
+                return None
+            lit = found.group()
+            opened = self._regions.get(lit)
+            if opened is not None:
+                self.region = opened
+                i = found.end()
+                continue
+            if self.spec.balanced and self.started:  # a marker inside the value: text
+                i = found.start() + 1
+                continue
+            return found.start(), found.end()
+        self.keep = n
+        return None
+
+    def _in_string(self, text: str, i: int) -> int:
+        """The offset after the string's closing quote, or -1 (:attr:`keep` set) when the
+        text ends first."""
+        quote = self.quote
+        n = len(text)
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                if i + 1 >= n:
+                    self.keep = i  # the escaped character is in the next chunk
+                    return -1
+                i += 2
+            elif c == quote:
+                self.quote = ""
+                return i + 1
+            else:
+                nxt = _next_special(text, i + 1, quote)
+                i = nxt if nxt >= 0 else n
+        self.keep = n
+        return -1
+
+    def _char(self, text: str, at: int) -> bool:
+        """Read a quote or bracket; whether it closes the balanced value."""
+        c = text[at]
+        spec = self.spec
+        if c in spec.strings and (self.started or not spec.balanced):
+            self.quote = c
+        elif c in _OPEN and (self.started or c in spec.balanced):
+            self.started = True
+            self.depth += 1
+        elif c in _CLOSE and self.started:
+            self.depth -= 1
+            return self.depth == 0
+        return False
+
+
+_SPECIALS: dict[str, re.Pattern[str]] = {}
+
+
+def _next_special(text: str, i: int, quote: str) -> int:
+    pattern = _SPECIALS.get(quote)
+    if pattern is None:
+        pattern = _SPECIALS[quote] = re.compile(f"[\\\\{re.escape(quote)}]")
+    found = pattern.search(text, i)
+    return found.start() if found is not None else -1
