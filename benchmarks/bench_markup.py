@@ -30,7 +30,10 @@ PARAGRAPH = "We compare the two sources, weigh what each one says and note the g
 
 def calls_reply(size: int) -> str:
     """Thinking, then text with 200 tool calls spread through it, about ``size`` chars."""
-    call = '<tool_call>\n{{"name": "get_weather", "arguments": {{"city": "City {n}"}}}}\n</tool_call>\n'
+    call = (
+        '<tool_call>\n{{"name": "get_weather", "arguments": {{"city": "City {n}"}}}}\n'
+        "</tool_call>\n"
+    )
     head = "<think>\n" + PARAGRAPH * (size // 4 // len(PARAGRAPH)) + "</think>\n\n"
     calls = [call.format(n=n) for n in range(200)]
     room = size - len(head) - sum(map(len, calls))
