@@ -41,6 +41,7 @@ from .core.registry import BlockRegistry, BlockType
 from .core.session import Session
 from .loop import Outcome, ProviderError, StepResult, ToolCall, acollect, collect
 from .request import request
+from .subagents import SubAgent
 from .syntaxes import (
     DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
@@ -89,6 +90,7 @@ __all__ = [
     "StreamBlocksWarning",
     "StreamFinished",
     "StreamStarted",
+    "SubAgent",
     "Syntax",
     "TextDelta",
     "Tool",

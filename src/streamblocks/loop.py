@@ -59,6 +59,7 @@ from .step import (
     take_output,
     tool_call_of,
 )
+from .subagents import PARENT_ID, SubAgentFolder, parent_id
 
 Callback = Callable[..., Any]
 
@@ -145,6 +146,7 @@ class _Folder:
         self._items: list[Any] = []  # the message: text pieces and content blocks
         self._converter = MessageAccumulator()
         self._finished: StreamFinished | None = None
+        self._sub_agents = SubAgentFolder()
         self.pending: list[Any] = []
         """Awaitables returned by callbacks (``acollect`` awaits them)."""
 
@@ -177,7 +179,9 @@ class _Folder:
                 self._call("on_thinking", event.text, False)
             self._call("on_block_delta", event)
         elif isinstance(event, BlockStart):
-            if event.syntax == "native":
+            if event.attrs and PARENT_ID in event.attrs:
+                pass  # a sub-agent's block: neither the run's thinking nor its call
+            elif event.syntax == "native":
                 self._native_open[event.block_id] = event.block_type
             if event.syntax == "gadget" or (event.syntax, event.block_type) == NATIVE_CALL:
                 self._calls_open[event.block_id] = event
@@ -202,6 +206,16 @@ class _Folder:
 
     def _block_end(self, block: Block) -> None:
         result = self.result
+        subs = self._sub_agents
+        if block.type == "tool_call":
+            subs.note_call(block)
+        elif block.type == "tool_result":
+            subs.note_result(block)
+        parent = parent_id(block) if block.syntax == "native" else None
+        if parent is not None:  # a sub-agent's: step.sub_agents, not the step's own
+            subs.add(block, parent)
+            self._call("on_block_end", block)
+            return
         self._calls_open.pop(block.id, None)
         if self._native_open.pop(block.id, None) == "thinking":
             self._call("on_thinking", "", True)
@@ -246,6 +260,7 @@ class _Folder:
         result = self.result
         result.text = "".join(self._text)
         result.thinking = "".join(self._thinking)
+        result.sub_agents = self._sub_agents.roots
         result.message = self._message()
         finished = self._finished
         if result.error is None and result.stop_reason is StopReason.error:

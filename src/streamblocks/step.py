@@ -24,6 +24,7 @@ from .content import Message, ThinkingBlock
 from .core.blocks import Block
 from .core.errors import ErrorCode
 from .core.events import BlockError, BlockStart, StopReason, Usage
+from .subagents import SubAgent
 from .tools import FINISH_TOOL
 
 
@@ -77,7 +78,13 @@ class StepResult:
     passthrough: list[Any] = field(default_factory=list)
     """Provider events passed through untouched (citations, refusals, errors...)."""
     native_blocks: list[Block] = field(default_factory=list)
-    """Provider-native blocks (thinking, tool calls), in order."""
+    """Provider-native blocks (thinking, tool calls), in order; a sub-agent's are in
+    :attr:`sub_agents` instead."""
+    sub_agents: list[SubAgent] = field(default_factory=list)
+    """The sub-agents the step's own calls started (Claude Code's ``Task``, an agent run
+    as a tool), each with its blocks and the sub-agents it started in turn. Their text,
+    thinking and calls are not the step's :attr:`text`, :attr:`thinking` and
+    :attr:`tool_calls`."""
     session_id: str | None = None
     """The provider's conversation id (Claude CLI session, Codex thread, AG-UI thread)."""
     run_id: str | None = None

@@ -25,6 +25,39 @@ RENDERERS = ("auto", "rich", "plain", "json")
 """``--render`` choices; ``auto`` is rich on a terminal (when installed), plain elsewhere."""
 
 
+INDENT = "  "
+"""One level of a sub-agent's blocks, under the call that started it."""
+
+
+class Depths:
+    """How deep each block sits: a sub-agent's block (``attrs["parent_id"]``) one level
+    below the call that started it, so nested sub-agents indent further."""
+
+    def __init__(self) -> None:
+        self.calls: dict[str, int] = {}  # call id -> depth of its tool_call block
+        self.blocks: dict[str, int] = {}  # open block id -> depth
+
+    def start(self, block_id: str, block_type: str, attrs: Any) -> int:
+        attrs = attrs if isinstance(attrs, dict) else {}
+        parent = attrs.get("parent_id")
+        depth = self.calls.get(parent, 0) + 1 if isinstance(parent, str) and parent else 0
+        self.blocks[block_id] = depth
+        if block_type == "tool_call":
+            self.calls[str(attrs.get("id") or block_id)] = depth
+        return depth
+
+    def of(self, block_id: str | None) -> int:
+        return self.blocks.get(block_id or "", 0)
+
+    def end(self, block: Record) -> int:
+        """The depth of a finished block (its start may not have been seen)."""
+        depth = self.blocks.pop(block["id"], None)
+        if depth is None:
+            depth = self.start(block["id"], block["type"], block["attrs"])
+            del self.blocks[block["id"]]
+        return depth
+
+
 class Renderer:
     """Base: shows records and counts what ``--strict`` looks at."""
 
@@ -67,7 +100,8 @@ class JSONRenderer(Renderer):
 
 
 class PlainRenderer(Renderer):
-    """Visible text as is, blocks framed by box-drawing lines."""
+    """Visible text as is, blocks framed by box-drawing lines; a sub-agent's blocks
+    indented under the call that started it."""
 
     def __init__(
         self, out: TextIO, *, hide_text: bool = False, prices: Prices | None = None
@@ -78,6 +112,7 @@ class PlainRenderer(Renderer):
         self.streamed: set[str] = set()
         self.opened: dict[str, Any] = {}  # each open block's attrs at its start
         """Open blocks whose content has been written (from their deltas)."""
+        self.depths = Depths()
 
     def _write(self, text: str) -> None:
         if text:
@@ -88,10 +123,11 @@ class PlainRenderer(Renderer):
         if not self.at_line_start:
             self._write("\n")
 
-    def _body(self, text: str) -> None:
+    def _body(self, text: str, depth: int = 0) -> None:
         """Block text, each line behind a ``│`` gutter."""
+        gutter = INDENT * depth + "│ "
         for line in text.splitlines(keepends=True):
-            self._write(("│ " if self.at_line_start else "") + line)
+            self._write((gutter if self.at_line_start else "") + line)
 
     def begin_source(self, name: str) -> None:
         self._newline()
@@ -112,11 +148,12 @@ class PlainRenderer(Renderer):
             attrs = f" {json.dumps(record['attrs'], ensure_ascii=False)}" if record["attrs"] else ""
             label = block_label(record["block_type"], record["block_id"])
             self.opened[record["block_id"]] = record["attrs"] or {}
-            self._write(f"┌─ {label} ({record['syntax']}){attrs}\n")
+            depth = self.depths.start(record["block_id"], record["block_type"], record["attrs"])
+            self._write(f"{INDENT * depth}┌─ {label} ({record['syntax']}){attrs}\n")
         elif kind == "BLOCK_DELTA":
             if record["section"] == "content":
                 self.streamed.add(record["block_id"])
-            self._body(record["text"])
+            self._body(record["text"], self.depths.of(record["block_id"]))
         elif kind == "BLOCK_END":
             self._end(record["block"])
         elif kind == "BLOCK_ERROR":
@@ -132,9 +169,10 @@ class PlainRenderer(Renderer):
             self._write(f"— {self.summary(record)}\n")
 
     def _end(self, block: Record) -> None:
+        depth = self.depths.end(block)
         if block["id"] not in self.streamed and isinstance(block["content"], str):
             # A native block (a tool result, a command's output) arrives whole.
-            self._body(block["content"])
+            self._body(block["content"], depth)
         self.streamed.discard(block["id"])
         self._newline()
         detail = f" metadata={json.dumps(block['metadata'], ensure_ascii=False)}"
@@ -144,7 +182,8 @@ class PlainRenderer(Renderer):
         final = {k: v for k, v in (block["attrs"] or {}).items() if started.get(k) != v}
         if final:  # what the end told (a command's final status and exit code)
             detail += f" attrs={json.dumps(final, ensure_ascii=False)}"
-        self._write(f"└─ {block_label(block['type'], block['id'])} ok,{detail}\n")
+        label = block_label(block["type"], block["id"])
+        self._write(f"{INDENT * depth}└─ {label} ok,{detail}\n")
 
 
 def rich_available() -> bool:

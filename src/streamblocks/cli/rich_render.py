@@ -13,12 +13,13 @@ from typing import Any, TextIO
 
 from rich.console import Console, Group
 from rich.live import Live
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from .model import Prices, Record, block_label, passthrough_label, pretty
-from .render import Renderer
+from .render import Depths, Renderer
 
 LIVE_REFRESH = 1 / 30
 """Seconds between redraws of a live block."""
@@ -80,6 +81,7 @@ class RichRenderer(Renderer):
         self.live: Live | None = None
         self.live_id: str | None = None
         self.open: dict[str, dict[str, Any]] = {}
+        self.depths = Depths()
 
     def _newline(self) -> None:
         if not self.at_line_start:
@@ -91,18 +93,22 @@ class RichRenderer(Renderer):
             self.live.stop()
             self.live = None
 
-    def _panel(self, state: Mapping[str, Any], body: Any, *, done: bool) -> Panel:
+    def _panel(
+        self, state: Mapping[str, Any], body: Any, *, done: bool, depth: int = 0
+    ) -> Panel | Padding:
+        """A block's panel; a sub-agent's is indented under the call that started it."""
         title = f"[bold]{state['type']}[/] [cyan]{state['id']}[/]"
         style = "magenta" if state["syntax"] == "native" else "green" if done else "yellow"
         if state["type"] == "thinking":
             style = "bright_black"
         subtitle = state["syntax"] + ("" if done else " · streaming…")
-        return Panel(body, title=title, title_align="left", subtitle=subtitle, border_style=style)
+        panel = Panel(body, title=title, title_align="left", subtitle=subtitle, border_style=style)
+        return Padding(panel, (0, 0, 0, 2 * depth)) if depth else panel
 
-    def _live_view(self, state: Mapping[str, Any]) -> Panel:
+    def _live_view(self, state: Mapping[str, Any]) -> Panel | Padding:
         lines = "".join(state["parts"]).split("\n")
         text = "\n".join(lines) if len(lines) <= 20 else "…\n" + "\n".join(lines[-20:])
-        return self._panel(state, Text(text), done=False)
+        return self._panel(state, Text(text), done=False, depth=self.depths.of(state["id"]))
 
     def _print(self, renderable: Any) -> None:
         self._newline()
@@ -136,7 +142,7 @@ class RichRenderer(Renderer):
             if self.live_id == block["id"]:
                 self._stop_live()
             body = _body(block["metadata"], block["content"], block["attrs"] or {})
-            self._print(self._panel(state, body, done=True))
+            self._print(self._panel(state, body, done=True, depth=self.depths.end(block)))
         elif kind == "BLOCK_ERROR":
             self.open.pop(record["block_id"] or "", None)
             if self.live_id == record["block_id"]:
@@ -161,6 +167,7 @@ class RichRenderer(Renderer):
             "syntax": record["syntax"],
             "parts": [],
         }
+        self.depths.start(record["block_id"], record["block_type"], record["attrs"])
         self.open[record["block_id"]] = state
         if self.use_live and self.live is None:
             self._newline()

@@ -20,6 +20,7 @@ from .._jsonl import (
     is_mapping,
     text_of,
 )
+from .._subagents import Nesting, parent_of
 from ..anthropic import AnthropicInputAdapter
 from ..anthropic.types import STOP_REASONS
 from .results import Tool, typed_blocks
@@ -97,10 +98,14 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
     _streamed: set[Any]
     _tools: dict[str, Tool]
     _last_stop: StopReason | None
+    _subs: dict[str, AnthropicInputAdapter]
+    _nesting: Nesting
 
     def _reset(self) -> None:
         super()._reset()
         self._inner = AnthropicInputAdapter()
+        self._subs = {}  # parent call id -> the reader of its sub-agent's stream events
+        self._nesting = Nesting()
         self._streamed = set()  # ids of messages read from stream_event lines
         self._tools = {}
         self._last_stop = None
@@ -143,7 +148,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         if kind == "assistant":
             if not is_mapping(event.get("message")):
                 self._missing(kind, "a message")
-            else:
+            elif parent_of(event.get("parent_tool_use_id")) is None:
                 self._note_stop(event)
             return SKIP
         if kind == "user":
@@ -210,23 +215,53 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
             message = inner.get("message")
             if is_mapping(message):
                 self._streamed.add(message.get("id"))
+        if inner_kind == "content_block_start":
+            block = inner.get("content_block")
+            if is_mapping(block) and block.get("type") == "tool_use":
+                self._remember_tool(block.get("id"), block.get("name"), None)
+        parent = parent_of(event.get("parent_tool_use_id"))
+        if parent is not None:
+            return self._sub_stream_event(parent, inner)
         adapter = self._inner
         category = adapter.categorize(inner)
         natives = adapter.native_events(inner)
         stop = adapter.stop_reason(inner)
         if stop is not None and stop is not StopReason.error:
             self._last_stop = stop  # the run's stop reason is decided by its result line
-        if inner_kind == "content_block_start":
-            block = inner.get("content_block")
-            if is_mapping(block) and block.get("type") == "tool_use":
-                self._remember_tool(block.get("id"), block.get("name"), None)
         if category is EventCategory.TEXT_CONTENT:
             return Step(category, adapter.extract_text(inner), natives)
         if category is EventCategory.PASSTHROUGH:
             return Step(category, natives=natives)
         return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
 
+    def _sub_stream_event(self, parent: str, inner: Mapping[str, Any]) -> Step:
+        """A sub-agent's stream event: read by a reader of its own (its content-block
+        indexes are its own), its pieces under the parent call."""
+        adapter = self._subs.get(parent)
+        if adapter is None:
+            adapter = self._subs[parent] = AnthropicInputAdapter()
+        category = adapter.categorize(inner)
+        nesting = self._nesting
+        natives = nesting.pieces(parent, adapter.native_events(inner))
+        index = inner.get("index")
+        if category is EventCategory.TEXT_CONTENT:
+            natives = [*nesting.text(parent, index, adapter.extract_text(inner)), *natives]
+        elif inner.get("type") == "content_block_stop":
+            natives = [*nesting.end_text(parent, index), *natives]
+        elif category is EventCategory.STREAM_END:
+            natives = [*natives, *nesting.close(parent)]  # the sub-agent's turn ended
+        if category is not EventCategory.PASSTHROUGH:
+            category = EventCategory.SKIP  # neither its text nor its start and end are the run's
+        return Step(category, natives=natives)
+
     def _part(self, part: Part) -> Step:
+        parent = parent_of(part.line.get("parent_tool_use_id"))
+        if parent is None:
+            return self._own_part(part)
+        step = self._own_part(part, sub_agent=True)
+        return self._nesting.step(parent, step, (id(part.line), part.position))
+
+    def _own_part(self, part: Part, *, sub_agent: bool = False) -> Step:
         block = part.block
         if not is_mapping(block):
             return SKIP
@@ -235,7 +270,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         if part.role == "assistant":
             if kind == "tool_use":
                 self._remember_tool(block.get("id"), block.get("name"), block.get("input"))
-            if part.position == 0:
+            if part.position == 0 and not sub_agent:
                 self._note_stop(part.line)
             if part.line["message"].get("id") in self._streamed:
                 return SKIP  # a snapshot of content already read from stream events

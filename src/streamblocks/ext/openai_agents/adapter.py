@@ -6,12 +6,20 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import Usage
-from .._base import PASSTHROUGH, ProviderAdapter, Step, field, tool_call_start
+from .._base import PASSTHROUGH, SKIP, ProviderAdapter, Step, field, tool_call_start
+from .._jsonl import is_mapping
+from .._subagents import Nesting, parent_of
 from .._usage import add_usage
 from ..openai import OpenAIInputAdapter
 from .types import EVENT_TYPES, RAW, RESULT_ITEMS, RUN_ITEM
 
 _BOUNDARIES = (EventCategory.STREAM_START, EventCategory.STREAM_END)
+_TEXT_ENDS = frozenset({"response.output_item.done", "response.completed"})
+
+
+def _is_nested(event: Any) -> bool:
+    """An ``AgentToolStreamEvent``: what ``Agent.as_tool(on_stream=...)`` hands over."""
+    return is_mapping(event) and "event" in event and "agent" in event and "tool_call" in event
 
 
 def _text_of(message: Any) -> str:
@@ -44,6 +52,13 @@ class OpenAIAgentsInputAdapter(ProviderAdapter):
       unless their item was never streamed (a stream filtered to run items), then they
       become the ``tool_call`` / ``thinking`` block or the text themselves.
     - ``agent_updated_stream_event`` and everything else pass through.
+    - An ``AgentToolStreamEvent`` (the dict ``Agent.as_tool(on_stream=...)`` passes its
+      callback: ``event``, ``agent``, ``tool_call``), fed into the same stream, is a
+      sub-agent's: its event is read as above, by a reader of its own, and gives
+      ``text``, ``thinking``, ``tool_call`` and ``tool_result`` blocks whose
+      ``attrs["parent_id"]`` is the ``call_id`` of the call that ran the agent — never
+      the run's text, stop reason or usage. A handoff is not a sub-agent: the agent
+      handed to takes the run over, and its reply is the run's.
     """
 
     _inner: OpenAIInputAdapter
@@ -51,8 +66,12 @@ class OpenAIAgentsInputAdapter(ProviderAdapter):
     _names: dict[str, Any]
     _usage: Usage | None
     _count: int
+    _subs: dict[str, OpenAIAgentsInputAdapter]
+    _nesting: Nesting
 
     def _reset(self) -> None:
+        self._subs = {}  # call id -> the reader of the agent that call runs
+        self._nesting = Nesting()
         self._inner = OpenAIInputAdapter()
         self._streamed = set()
         self._names = {}
@@ -62,7 +81,7 @@ class OpenAIAgentsInputAdapter(ProviderAdapter):
     def matches(self, event: Any) -> bool:
         try:
             kind = field(event, "type")
-            return isinstance(kind, str) and kind in EVENT_TYPES
+            return (isinstance(kind, str) and kind in EVENT_TYPES) or _is_nested(event)
         except Exception:
             return False
 
@@ -72,7 +91,35 @@ class OpenAIAgentsInputAdapter(ProviderAdapter):
             return self._raw(field(event, "data"))
         if kind == RUN_ITEM:
             return self._item(field(event, "name"), field(event, "item"))
+        if _is_nested(event):
+            return self._nested(event)
         return PASSTHROUGH
+
+    def _nested(self, payload: Any) -> Step:
+        """An event of an agent run as a tool, under the call that runs it."""
+        parent = parent_of(field(payload["tool_call"], "call_id"))
+        inner = payload["event"]
+        if parent is None:
+            return PASSTHROUGH  # no call to put it under: kept whole
+        reader = self._subs.get(parent)
+        if reader is None:
+            reader = self._subs[parent] = OpenAIAgentsInputAdapter()
+        step = reader._step(inner)
+        nesting = self._nesting
+        natives = nesting.pieces(parent, step.natives)
+        if natives:  # a thinking block or a call comes after the text
+            natives = [*nesting.end_text(parent, "text"), *natives]
+        if field(inner, "type") == RUN_ITEM and field(inner, "name") in RESULT_ITEMS:
+            ran = parent_of(field(field(field(inner, "item"), "raw_item"), "call_id"))
+            if ran is not None:  # the agent this sub-agent's call ran (one level down) is done
+                natives = [*nesting.close(ran), *natives]
+        if step.category is EventCategory.TEXT_CONTENT and step.text:
+            natives += nesting.text(parent, "text", step.text)
+        if field(inner, "type") == RAW and field(field(inner, "data"), "type") in _TEXT_ENDS:
+            natives += nesting.end_text(parent, "text")
+        if step.category is EventCategory.PASSTHROUGH:
+            return Step(EventCategory.PASSTHROUGH, natives=natives)
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
 
     def _raw(self, data: Any) -> Step:
         inner = self._inner
@@ -151,6 +198,7 @@ class OpenAIAgentsInputAdapter(ProviderAdapter):
         return Step(
             EventCategory.PASSTHROUGH,
             natives=(
+                *self._nesting.close(call_id),  # an agent run by this call has finished
                 NativeStart(key, "tool_result", None, attrs),
                 NativeEnd(key, content if content is not None else ""),
             ),
