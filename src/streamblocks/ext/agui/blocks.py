@@ -48,6 +48,9 @@ class BlockEvents:
         self._new_id = new_id
         self._open: dict[str, _Open] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "core": None}  # set again by the adapter that owns it
+
     def _custom(self, name: str, value: Any) -> Any:
         return self.core.CustomEvent(name=CUSTOM_PREFIX + name, value=value)
 

@@ -108,6 +108,19 @@ class AGUIOutputAdapter:
     def __repr__(self) -> str:
         return f"AGUIOutputAdapter(groups={sorted(self.groups)!r})"
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The per-stream state, picklable (a resumed stream's worker goes on with the
+        same message ids): the ``ag_ui`` module is imported again when unpickled."""
+        state = dict(self.__dict__)
+        state["_core"] = state["_event_adapter"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from ag_ui import core
+
+        self.__dict__.update(state)
+        self._core = self._blocks.core = core
+
     # ------------------------------------------------------------------ helpers
 
     def _ids(self) -> tuple[str, str]:
