@@ -6,6 +6,7 @@ AG-UI event reaches the client exactly once, equal to an uninterrupted run's."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import pickle
 import signal
@@ -27,7 +28,7 @@ EXAMPLE = ROOT / "examples" / "agui_resume"
 sys.path.insert(0, str(EXAMPLE))
 
 import main  # noqa: E402  (the example, by path)
-from worker import Run  # noqa: E402
+from worker import OpenAIBackground, Run  # noqa: E402
 
 REQUEST = {
     "threadId": "thread-1",
@@ -181,3 +182,60 @@ def test_stale_error_names_the_versions() -> None:
     store.put("r", b"x", version=0)
     with pytest.raises(StaleSnapshotError, match="version 1, not 0"):
         store.put("r", b"y", version=0)
+
+
+def test_openai_background_source_resumes_after_the_acknowledged_sequence_number() -> None:
+    """The documented real-world source: a background Responses run read again with
+    ``responses.retrieve(id, stream=True, starting_after=n)``, through the real openai
+    client over a mock transport that serves the events after ``n``."""
+    import httpx2
+    import openai
+
+    from adapters import test_openai
+
+    body = test_openai.responses_body().decode("utf-8")
+    messages = [m for m in body.split("\n\n") if m.strip()]
+    asked: list[int] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        assert request.url.path == "/v1/responses/resp_1"
+        after = int(request.url.params.get("starting_after", "-1"))
+        asked.append(after)
+        data = [json.loads(m.split("data: ", 1)[1]) for m in messages]
+        kept = [m for m, d in zip(messages, data, strict=True) if d["sequence_number"] > after]
+        return httpx2.Response(
+            200,
+            headers={"content-type": "text/event-stream"},
+            content="".join(m + "\n\n" for m in kept).encode(),
+        )
+
+    client = openai.AsyncOpenAI(
+        api_key="test",
+        base_url="https://openai.test/v1",
+        http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(handler)),
+    )
+    source = OpenAIBackground(client, "resp_1")
+
+    async def go() -> tuple[list[tuple[int, str]], list[tuple[int, str]], str]:
+        def run(store: Any, last: int = 0) -> Run:
+            r = Run("r", "t", main.processor, store, source, last_event_id=last, every=2)
+            r.prepare()
+            return r
+
+        whole = main.frames(b"".join([f async for f in run(MemorySnapshotStore()).body()]))
+        store = MemorySnapshotStore()
+        first, got = run(store).body(), []
+        async for frame in first:
+            got.append(frame)
+            if len(got) == len(whole) // 2:
+                break  # the worker is gone
+        await first.aclose()
+        frames = main.frames(b"".join(got))
+        second = run(store, frames[-1][0])
+        frames += main.frames(b"".join([f async for f in second.body()]))
+        return whole, frames, second.resumed
+
+    whole, got, resumed = asyncio.run(go())
+    assert resumed.startswith("snapshot")
+    assert got == whole
+    assert asked[0] == -1 and asked[-1] > 0  # from the start, then after the acknowledged

@@ -60,11 +60,16 @@ class OpenAIBackground:
         self.response_id = response_id
 
     async def read(self, after: int) -> AsyncIterator[tuple[int, Any]]:
-        stream = await self.client.responses.retrieve(
-            self.response_id, stream=True, starting_after=after
-        )
+        """Positions count the events read: an event's is its sequence number + 1 (the
+        first one's is 0), so position 0 reads from the start."""
+        if after > 0:
+            stream = await self.client.responses.retrieve(
+                self.response_id, stream=True, starting_after=after - 1
+            )
+        else:
+            stream = await self.client.responses.retrieve(self.response_id, stream=True)
         async for event in stream:
-            yield event.sequence_number, event
+            yield event.sequence_number + 1, event
 
 
 @dataclass
