@@ -6,6 +6,7 @@ OpenAI Agents SDK run whose agent-as-tool streams through ``on_stream``."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from typing import Any
@@ -13,10 +14,13 @@ from typing import Any
 import pytest
 from agents import Agent, Runner
 from claude_agent_sdk._internal.message_parser import parse_message
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from streamblocks import BlockRegistry, StreamBlockProcessor, SubAgent, collect
 from streamblocks.adapters import detect_input_adapter
 from streamblocks.ext.claude_agent_sdk import ClaudeAgentSDKInputAdapter
+from streamblocks.ext.claude_cli import ClaudeCLIInputAdapter
 from streamblocks.ext.openai_agents import OpenAIAgentsInputAdapter
 from streamblocks.testing import run_adapter
 
@@ -24,6 +28,7 @@ from . import subagent_transcripts as sub
 from . import test_openai
 from .sse import sse
 from .test_openai_agents import OFFLINE, TURN_USAGE, Turns, answer_body
+from .transcripts import jsonl
 
 RUNS = {
     "snapshots": sub.claude_subagent_run,
@@ -294,8 +299,6 @@ def _indent_of(out: str, needle: str) -> int:
 def test_renderers_indent_sub_agents(render: str, name: str, tmp_path: Any, capsys: Any) -> None:
     from cli_helpers import run
 
-    from .transcripts import jsonl
-
     path = tmp_path / "run.jsonl"
     path.write_text(jsonl(RUNS[name]()), encoding="utf-8")
     code, out, _ = run(capsys, "extract", str(path), "--render", render, "--no-color")
@@ -310,3 +313,32 @@ def test_renderers_indent_sub_agents(render: str, name: str, tmp_path: Any, caps
         assert _indent_of(out, text.strip()) >= 4
     for text in sub.MAIN_TEXT:  # the run's own text is not indented
         assert _indent_of(out, text.strip()) == 0
+
+
+# ------------------------------------------------------------ invariants
+
+PARTIAL_BYTES = jsonl(sub.claude_subagent_partial_run()).encode("utf-8")
+
+
+def _outcome(chunks: list[bytes]) -> tuple[str, list[tuple[str, Any, Any]]]:
+    registry = BlockRegistry()
+    registry.register("note")
+    events = list(
+        StreamBlockProcessor(registry, input_adapter=ClaudeCLIInputAdapter()).process(chunks)
+    )
+    text = "".join(e.text for e in events if e.type == "TEXT_DELTA")
+    return text, [(b.type, dict(b.attrs), b.content) for b in ends(events)]
+
+
+WHOLE = _outcome([PARTIAL_BYTES])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, len(PARTIAL_BYTES)), max_size=40))
+def test_any_cut_of_the_transcript_gives_the_same_sub_agent_blocks(cuts: list[int]) -> None:
+    """Chunking invariance: raw bytes cut anywhere (inside lines, inside UTF-8 characters)
+    give the same run text and the same blocks under the same parents."""
+    points = [0, *sorted(set(cuts)), len(PARTIAL_BYTES)]
+    chunks = [PARTIAL_BYTES[a:b] for a, b in itertools.pairwise(points) if b > a]
+    assert _outcome(chunks) == WHOLE
+    assert WHOLE[0] == "".join(sub.MAIN_TEXT)
