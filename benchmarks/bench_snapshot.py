@@ -75,10 +75,15 @@ def main() -> None:
                 times.setdefault((size, what), []).append(seconds)
     order = ["take", "restore", "pickle floor", "redis put+get"]
     whats = [what for what in order if (SIZES[0], what) in times]
+    print(f"median (min) of {args.rounds} rounds")
     print(f"| open block | snapshot size | {' | '.join(whats)} |")
     print("|---:|---:|" + "---:|" * len(whats))
     for size in SIZES:
-        cells = [f"{statistics.median(times[(size, w)]) * 1000:.3f} ms" for w in whats]
+        cells = [
+            f"{statistics.median(times[(size, w)]) * 1000:.3f} ms "
+            f"({min(times[(size, w)]) * 1000:.3f})"
+            for w in whats
+        ]
         print(f"| {size:,} chars | {len(data[size]):,} B | {' | '.join(cells)} |")
 
 
