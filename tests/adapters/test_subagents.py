@@ -342,3 +342,33 @@ def test_any_cut_of_the_transcript_gives_the_same_sub_agent_blocks(cuts: list[in
     chunks = [PARTIAL_BYTES[a:b] for a, b in itertools.pairwise(points) if b > a]
     assert _outcome(chunks) == WHOLE
     assert WHOLE[0] == "".join(sub.MAIN_TEXT)
+
+
+def test_sub_agents_side_by_side_interleave_without_mixing() -> None:
+    """Two ``Task`` calls run at once: their partial-message streams interleave line by
+    line, each counting its content blocks from 0; each block stays with its own parent."""
+    calls = [sub._task("toolu_a", "left"), sub._task("toolu_b", "right")]
+    lines = [sub._system(), sub._assistant("msg_m", calls, None, "tool_use")]
+
+    def streamed(parent: str, words: str) -> list[dict[str, Any]]:
+        start = {"id": f"msg_{parent}", "role": "assistant", "content": [], "model": "m"}
+        out = [sub._stream({"type": "message_start", "message": start}, parent)]
+        out += sub._streamed_block(0, {"type": "text", "text": words}, parent)
+        call = sub._call(f"{parent}_ls", "Bash", {"command": "ls"})
+        out += sub._streamed_block(1, call, parent)
+        out.append(sub._stream({"type": "message_stop"}, parent))
+        return out
+
+    left, right = streamed("toolu_a", "LEFT " * 9), streamed("toolu_b", "RIGHT " * 7)
+    for pair in itertools.zip_longest(left, right):
+        lines += [line for line in pair if line is not None]
+    lines.append(sub._assistant("msg_end", [sub._text("Both done.\n")], None, "end_turn"))
+    lines.append(sub._result())
+    events = list(processor().process(lines))
+    assert not [e for e in events if e.type == "BLOCK_ERROR"]
+    assert "".join(e.text for e in events if e.type == "TEXT_DELTA") == "Both done.\n"
+    blocks = ends(events)
+    texts = {b.attrs["parent_id"]: b.content for b in blocks if b.type == "text"}
+    assert texts == {"toolu_a": "LEFT " * 9, "toolu_b": "RIGHT " * 7}
+    calls_under = {b.attrs.get("parent_id"): b.id for b in blocks if b.attrs.get("name") == "Bash"}
+    assert calls_under == {"toolu_a": "toolu_a_ls", "toolu_b": "toolu_b_ls"}
