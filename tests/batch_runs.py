@@ -6,7 +6,9 @@ that cannot be read at all."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from typing import Any
 
 from adapters import transcripts
 from streamblocks.testing import MockProvider, MockReply, MockToolCall
@@ -61,3 +63,58 @@ def write_runs(folder: Path, copies: int = 1) -> list[Path]:
                 path.write_text(body, encoding="utf-8", newline="")
             paths.append(path)
     return sorted(paths)
+
+
+def without_ids(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows sorted by run and position, without the stream ids (new at every reading)."""
+    ordered = sorted(rows, key=lambda row: (row["source"], row["row"]))
+    return [{k: v for k, v in row.items() if k != "stream_id"} for row in ordered]
+
+
+def expected_rows(paths: list[Path], capsys: Any) -> list[dict[str, Any]]:
+    """The rows of ``extract --json`` on ``paths`` (in one command), and the one row of
+    each input the command reports as unreadable (it writes no records for it)."""
+    from cli_helpers import json_events, run
+    from streamblocks.batch import rows_from_records, unreadable_row
+
+    capsys.readouterr()  # what an engine printed before
+    code, out, err = run(capsys, "extract", *map(str, paths), "--json")
+    assert code == (2 if any(p.name.endswith(UNREADABLE) for p in paths) else 0), err
+    found = list(rows_from_records(json_events(out)))
+    for line in err.splitlines():
+        source, _, message = line.removeprefix("streamblocks: ").partition(": ")
+        if source.endswith(UNREADABLE):
+            found.append(unreadable_row(source, f"{source}: {message}"))
+    return without_ids(found)
+
+
+def counting_registry(folder: Path, kill_at: int) -> str:
+    """A ``--registry`` spec whose module, loaded by every reader a worker builds, kills
+    its process (SIGKILL) the ``kill_at``-th time it is loaded in all: a worker dies in
+    the middle of a job, once. Each load writes its process id to ``folder / "loads"``."""
+    module = folder / "killing_registry.py"
+    module.write_text(
+        "import os, signal\n"
+        "from streamblocks.cli.registries import default_registry\n"
+        f"with open({str(folder / 'loads')!r}, 'ab') as loads:\n"
+        "    loads.write(b'%10d\\n' % os.getpid())\n"
+        "    loads.flush()\n"
+        "    count = os.fstat(loads.fileno()).st_size // 11\n"
+        f"if count == {kill_at}:\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "registry = default_registry()\n",
+        encoding="utf-8",
+    )
+    return f"{module}:registry"
+
+
+def killed_process(folder: Path, kill_at: int) -> int:
+    """The process :func:`counting_registry` killed, after checking that it is gone."""
+    pids = [int(line) for line in (folder / "loads").read_text().split()]
+    assert len(pids) > kill_at, pids  # the readers built after the kill
+    pid = pids[kill_at - 1]
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return pid
+    raise AssertionError(f"process {pid} is still alive")
