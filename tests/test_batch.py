@@ -160,3 +160,8 @@ def test_rows_from_extracts_json_equal_rows(folder: Path, capsys: Any) -> None:
     reader = RunReader(ReadOptions())
     direct = [row for p in paths for row in run_rows(reader, p.read_bytes(), str(p))]
     assert _same(from_command) == _same(direct)
+
+
+def test_an_unknown_adapter_fails_at_once() -> None:
+    with pytest.raises(InputError, match="unknown adapter 'opneai'"):
+        RunReader(ReadOptions(adapter="opneai"))

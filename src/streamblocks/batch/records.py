@@ -16,6 +16,7 @@ from typing import Any
 
 from ..cli.errors import CLIError
 from ..cli.inputs import Source, open_source, open_stream
+from ..cli.loading import check_adapter_name
 from ..cli.model import Record, event_dict
 from ..cli.reading import Warn, warn_on_stderr
 from ..cli.registries import registry_for
@@ -103,6 +104,11 @@ class RunReader:
         else:
             self.registry, self.unknown = registry_for(options.registry, options.unknown)
         self._adapter = None if options.adapter == "auto" else options.adapter
+        if self._adapter is not None:  # a misspelt name fails here, not once per run
+            try:
+                check_adapter_name(self._adapter)
+            except CLIError as exc:
+                raise InputError(str(exc)) from None
 
     def _open(self, path: str, warn: Warn) -> Source:
         options = self.options
