@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -120,29 +121,24 @@ def _cases(engines: Engines, paths: list[str], out: Path) -> dict[str, Callable[
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=1000)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
-    args = parser.parse_args()
-    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
-
-    folder = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+def measure(
+    folder: Path, files: int, rounds: int, counts: list[int]
+) -> tuple[dict[tuple[str, int], list[float]], int, float]:
+    """The timings of every case, by case and worker count; the files and megabytes."""
     (folder / "runs").mkdir()
-    size = generate(folder / "runs", args.files)
+    size = generate(folder / "runs", files)
     paths = sorted(str(p) for p in (folder / "runs").glob("*.jsonl"))
     megabytes = size / 1e6
     print(f"{len(paths)} files, {megabytes:.1f} MB; load average {os.getloadavg()}")
     results: dict[tuple[str, int], list[float]] = {}
-    for workers in args.workers:
+    for workers in counts:
         engines = Engines(workers)
         print(
             f"== {workers} workers: Ray started in {engines.ray_start:.1f} s, "
             f"Dask in {engines.dask_start:.1f} s"
         )
         try:
-            for round_ in range(args.rounds):
+            for round_ in range(rounds):
                 cases = _cases(engines, paths, folder / f"out-{workers}-{round_}")
                 for name, work in cases.items():
                     results.setdefault((name, workers), []).append(_timed(work))
@@ -157,6 +153,22 @@ def main() -> None:
             engines.close()
         print(f"   load average after: {os.getloadavg()}")
 
+    return results, len(paths), megabytes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    args = parser.parse_args()
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    try:
+        results, count, megabytes = measure(folder, args.files, args.rounds, args.workers)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     print()
     print("| case | workers | median s | files/s | MB/s | ÷ 1 worker |")
     print("|---|---|---|---|---|---|")
@@ -164,7 +176,7 @@ def main() -> None:
         median = statistics.median(times)
         one = statistics.median(results.get((name, 1), times))
         print(
-            f"| {name} | {workers} | {median:.2f} | {len(paths) / median:,.0f} | "
+            f"| {name} | {workers} | {median:.2f} | {count / median:,.0f} | "
             f"{megabytes / median:.2f} | {one / median:.2f}× |"
         )
 
