@@ -1,43 +1,28 @@
-"""Reading many inputs: globs, one processor run per file, worker processes for ``--jobs``.
+"""Reading many inputs: globs, one run per file, worker processes for ``--jobs``.
 
-Each file's records come out together and in order, whatever the number of workers
-(``Executor.map`` keeps the order of the files). A worker sends records — plain JSON-able
-dicts — and its warnings back; the parent prints them, so output never interleaves.
+Each file is read by :class:`streamblocks.batch.RunReader` (what :func:`streamblocks.batch.records`
+runs), so the command writes exactly the records any engine gets. Each file's records come
+out together and in order, whatever the number of workers (``Executor.map`` keeps the
+order of the files). A worker sends records — plain JSON-able dicts — and its warnings
+back; the parent prints them, so output never interleaves.
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..core.processor import StreamBlockProcessor
+from ..batch.records import OnBytes, ReadOptions, RunReader
 from .errors import CLIError
-from .inputs import Source, open_source
-from .model import Record, event_dict
-from .reading import Warn, warn_on_stderr
-from .registries import registry_for
+from .model import Record
+from .reading import Warn
 
 GLOB_CHARACTERS = frozenset("*?[")
 
-OnBytes = Callable[[int], None]
-"""Told the bytes read so far of the current input (for a progress bar)."""
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How every input is read (picklable: workers receive it)."""
-
-    adapter: str | None = None
-    chunk: int | None = None
-    encoding: str = "utf-8"
-    registry: str | None = None
-    unknown: str | None = None
-    delay: float = 0.0
-    markup: str | None = None
+Reader = RunReader
+"""The reader of ``extract``'s inputs (kept under its old name)."""
 
 
 def expand(patterns: Sequence[str]) -> list[str]:
@@ -58,57 +43,6 @@ def expand(patterns: Sequence[str]) -> list[str]:
     return paths
 
 
-def _paced(items: Iterable[Any], delay: float) -> Iterator[Any]:
-    for item in items:
-        if delay:
-            time.sleep(delay)
-        yield item
-
-
-class Reader:
-    """Turns one input after another into records; the registry is built once."""
-
-    def __init__(self, options: ReadOptions) -> None:
-        self.options = options
-        self.registry, self.unknown = registry_for(options.registry, options.unknown)
-
-    def events(self, path: str, warn: Warn = warn_on_stderr) -> Iterator[tuple[Source, Any]]:
-        """Every processor event of ``path`` (``-``: stdin), with the source it came
-        from, as the input arrives (a pipe's lines as they are written). Problems with
-        the whole input raise :class:`CLIError`; a bad line is a ``warn`` and skipped."""
-        options = self.options
-        source = open_source(
-            path,
-            adapter=options.adapter,
-            chunk=options.chunk,
-            encoding=options.encoding,
-            warn=warn,
-        )
-        try:
-            processor = StreamBlockProcessor(
-                self.registry,
-                input_adapter=source.adapter,
-                unknown=self.unknown,
-                markup=options.markup,
-            )
-            for event in processor.process(_paced(source.items, options.delay)):
-                yield source, event
-        finally:
-            source.close()
-
-    def records(
-        self, path: str, warn: Warn = warn_on_stderr, on_bytes: OnBytes | None = None
-    ) -> Iterator[Record]:
-        """:meth:`events` as records (the ``--json`` objects) naming their ``source``.
-        ``on_bytes`` hears how many bytes have been read, after each record."""
-        for source, event in self.events(path, warn):
-            record = event_dict(event)
-            record["source"] = source.name
-            yield record
-            if on_bytes is not None and source.reader is not None:
-                on_bytes(source.reader.position)
-
-
 @dataclass
 class FileResult:
     """One file read by a worker: its records, warnings and the error that stopped it."""
@@ -119,12 +53,12 @@ class FileResult:
     error: str | None = None
 
 
-_reader: Reader | None = None
+_reader: RunReader | None = None
 
 
 def _start_worker(options: ReadOptions) -> None:
     global _reader
-    _reader = Reader(options)
+    _reader = RunReader(options)
 
 
 def _read_whole(path: str) -> FileResult:
@@ -158,7 +92,7 @@ def read_all(
     the file is read (a live pipe shows at once); with more, files are read by worker
     processes and each one's records arrive whole. A :class:`CLIError` raised while
     iterating a file's records concerns that file only."""
-    reader = Reader(options)  # a bad --registry is one error here, not one per worker
+    reader = RunReader(options)  # a bad --registry is one error here, not one per worker
     if jobs <= 1 or len(paths) <= 1 or "-" in paths:  # workers cannot read our stdin
         for path in paths:
             yield path, reader.records(path, warn, on_bytes)

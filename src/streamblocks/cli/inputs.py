@@ -203,10 +203,27 @@ def open_source(
     """Open ``path`` (``-`` for stdin) and decide how to read it. The items come as the
     input arrives: a pipe's lines are events as soon as each line ends."""
     handle, name, size = _open(path)
+    return open_stream(
+        handle, name, size=size, adapter=adapter, chunk=chunk, encoding=encoding, warn=warn
+    )
+
+
+def open_stream(
+    handle: Any,
+    name: str,
+    *,
+    size: int | None = None,
+    adapter: str | None = None,
+    chunk: int | None = None,
+    encoding: str = "utf-8",
+    warn: Warn = warn_on_stderr,
+) -> Source:
+    """:func:`open_source` for an open binary ``handle`` (with ``read1`` or ``read``;
+    closed with the source unless it is stdin): bytes in memory, lines from Python."""
     try:
         reader = ByteReader(handle, name)
     except BaseException:
-        if path != "-":
+        if handle is not getattr(sys.stdin, "buffer", None):
             handle.close()
         raise
     try:
@@ -243,4 +260,4 @@ def _source(
     return Source(reader.name, chained(), kind, chosen, size, reader)
 
 
-__all__ = ["Source", "choose_adapter", "open_source", "shape", "sniff"]
+__all__ = ["Source", "choose_adapter", "open_source", "open_stream", "shape", "sniff"]

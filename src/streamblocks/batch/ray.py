@@ -1,0 +1,69 @@
+"""Ray Data: runs in, rows out, on every worker of a cluster (``pip install '.[ray]'``).
+
+:class:`Extract` is a ``map_batches`` callable (``batch_format="pyarrow"``): a batch of
+runs becomes a table of their rows with the fixed schema. :func:`read_runs` reads files
+of runs (one run per file: JSON Lines, SSE, text, as ``extract`` reads them);
+:func:`read_parquet_runs` reads Parquet tables holding one run per row. Write the result
+with Ray's own ``Dataset.write_parquet``. A task whose worker dies is run again by Ray:
+reading a run has no side effect, so the retry gives the same rows, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+import ray.data
+
+from .arrow import Runs, runs_of
+from .records import ReadOptions
+
+RUNS_PER_BATCH = 16
+"""Runs per ``map_batches`` call: small enough to spread a few large files over workers."""
+
+
+class Extract:
+    """``dataset.map_batches(Extract(options), batch_format="pyarrow")``: the rows of
+    the runs in each batch. ``source`` and ``content`` name the batch's columns — by
+    default those of ``ray.data.read_binary_files(..., include_paths=True)``."""
+
+    def __init__(
+        self, options: ReadOptions | None = None, *, source: str = "path", content: str = "bytes"
+    ) -> None:
+        self.runs = Runs(options)
+        self.source, self.content = source, content
+
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        return self.runs.table(runs_of(batch, self.source, self.content))
+
+
+def _paths(paths: str | Sequence[str]) -> str | list[str]:
+    return paths if isinstance(paths, str) else list(paths)
+
+
+def read_runs(
+    paths: str | Sequence[str], options: ReadOptions | None = None, **read_args: Any
+) -> ray.data.Dataset:
+    """The rows of files of runs, one run per file (``read_args`` go to
+    ``ray.data.read_binary_files``: a filesystem, ``override_num_blocks``…)."""
+    files = ray.data.read_binary_files(_paths(paths), include_paths=True, **read_args)
+    return files.map_batches(Extract(options), batch_format="pyarrow", batch_size=RUNS_PER_BATCH)
+
+
+def read_parquet_runs(
+    paths: str | Sequence[str],
+    options: ReadOptions | None = None,
+    *,
+    source: str = "source",
+    content: str = "text",
+    **read_args: Any,
+) -> ray.data.Dataset:
+    """The rows of Parquet tables of runs, one run per row: ``source`` names it,
+    ``content`` holds it (its text, its lines as a list, or a file's bytes)."""
+    tables = ray.data.read_parquet(_paths(paths), **read_args)
+    extract = Extract(options, source=source, content=content)
+    return tables.map_batches(extract, batch_format="pyarrow", batch_size=RUNS_PER_BATCH)
+
+
+__all__ = ["RUNS_PER_BATCH", "Extract", "read_parquet_runs", "read_runs"]
