@@ -52,7 +52,7 @@ class Run extends HTMLElement {
       .then((response) => response.json())
       .then((info) => {
         this.live = Boolean(info.live);
-        this.list.follow = this.live;
+        this.list.sticky = this.live;
         this.heading?.show(info);
         this.state(this.dataset.state);
       })
@@ -66,10 +66,6 @@ class Run extends HTMLElement {
       if (this.source.readyState === EventSource.CLOSED) this.closed();
       else if (!this.finished) this.state("disconnected");
     };
-    window.addEventListener("scroll", () => {
-      // reading back up stops following the end; scrolling to the end resumes it
-      if (this.live && !this.finished) this.list.follow = this.atBottom();
-    }, { passive: true });
   }
 
   // connecting · waiting · streaming · finished · failed · stopped · disconnected
@@ -77,10 +73,6 @@ class Run extends HTMLElement {
     this.dataset.state = name;
     this.heading?.live(this.live && ["waiting", "streaming", "disconnected"].includes(name));
     this.footer?.update(this);
-  }
-
-  atBottom() {
-    return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
   }
 
   enqueue(data) {
@@ -298,7 +290,6 @@ class Run extends HTMLElement {
     this.finished = true;
     this.elapsed = this.started === null ? 0 : performance.now() - this.started;
     this.source.close();
-    this.list.follow = false;
     this.state(state);
     this.footer?.finish(this, result, error, reason);
   }

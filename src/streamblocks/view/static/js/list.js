@@ -86,13 +86,31 @@ export class VirtualList {
     this.restructure = false; // shown must be listed again
     this.drawn = [];
     this.dirty = new Set(); // drawn rows that changed since the last frame
-    this.follow = false; // keep the end in view
+    this.sticky = false; // keep the end in view (a live run; after the reader went to the end)
+    this.intent = -Infinity; // when the reader last scrolled (wheel, keys, touch, scrollbar)
     this.pin = null; // a row being jumped to, kept at the top while its neighbours settle
     this.pinFrames = 0;
     this.resize = new ResizeObserver(() => this.request());
     this.onPaint = null;
     this.scheduled = false;
-    window.addEventListener("scroll", () => this.request(), { passive: true });
+    // Reaching the end sticks to it; the reader scrolling up (wheel, keys, scrollbar) lets go.
+    window.addEventListener("scroll", () => {
+      if (window.scrollY > 0 && this.atEnd()) this.sticky = true;
+      else if (performance.now() - this.intent < 600) this.sticky = false;
+      this.request();
+    }, { passive: true });
+    const intent = () => { this.intent = performance.now(); };
+    window.addEventListener("wheel", (event) => { if (event.deltaY < 0) intent(); }, { passive: true });
+    window.addEventListener("touchstart", intent, { passive: true });
+    window.addEventListener("mousedown", intent, { passive: true });
+    window.addEventListener("keydown", (event) => {
+      if (event.target instanceof HTMLInputElement) return;
+      if (event.key === "End") {
+        this.sticky = true;
+        this.intent = -Infinity;
+        this.request();
+      } else if (["ArrowUp", "PageUp", "Home", " "].includes(event.key)) intent();
+    });
     window.addEventListener("resize", () => this.request());
     // <details> keep their state when their row is drawn again
     list.addEventListener("toggle", (event) => {
@@ -207,13 +225,26 @@ export class VirtualList {
     return this.list.getBoundingClientRect().top + window.scrollY;
   }
 
+  atEnd() {
+    return window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+  }
+
+  toEnd() {
+    const end = document.documentElement.scrollHeight - window.innerHeight;
+    if (window.scrollY < end) window.scrollTo(0, end);
+  }
+
   paint() {
     if (this.restructure) this.list_();
     this.layout();
+    // At the end (following a live run, or after End): stay there while rows are measured.
+    const stick = !this.pin && this.sticky;
     for (let round = 0; round < 4; round += 1) {
       if (this.pin) this.scrollToItem(this.pin);
-      if (!this.draw()) break;
+      else if (stick) this.toEnd();
+      if (!this.draw(stick)) break;
     }
+    if (stick) this.toEnd();
     if (this.pin) {
       this.pinFrames -= 1;
       if (this.pinFrames <= 0) this.pin = null;
@@ -225,16 +256,12 @@ export class VirtualList {
       this.decorate?.(item, item.el);
     }
     this.dirty.clear();
-    if (this.follow) {
-      const end = document.documentElement.scrollHeight - window.innerHeight;
-      if (window.scrollY < end) window.scrollTo(0, end);
-    }
     this.onPaint?.();
   }
 
   // Draw the rows in and near the window; measure them. True when a height changed
   // (the range must be computed again).
-  draw() {
+  draw(stick = false) {
     const base = this.base();
     const top = window.scrollY - base;
     const n = this.shown.length;
@@ -286,7 +313,7 @@ export class VirtualList {
     if (changed < 0) return false;
     this.from = Math.min(this.from, changed);
     this.layout();
-    if (anchor >= 0 && !this.follow && window.scrollY > 0 && changed < anchor) {
+    if (anchor >= 0 && !stick && window.scrollY > 0 && changed < anchor) {
       window.scrollBy(0, this.offsets[anchor] - before);
     }
     return true;
@@ -301,7 +328,7 @@ export class VirtualList {
         this.touch(at);
       }
     }
-    this.follow = false;
+    this.sticky = false;
     this.pin = item;
     this.pinFrames = 3;
     this.request();
