@@ -152,6 +152,7 @@ def codex_transcript(size: int) -> str:
     diff = "".join(f"-    return x + {n}\n+    return x - {n}\n" for n in range(8))
     while total < size:
         turn += 1
+        path = f"src/module_{turn}.py"
         lines = [
             json.dumps({"type": "turn.started"}),
             _codex_item(
@@ -189,7 +190,7 @@ def codex_transcript(size: int) -> str:
                         {
                             "path": f"src/module_{turn}.py",
                             "kind": "update",
-                            "diff": f"--- a/src/module_{turn}.py\n+++ b/src/module_{turn}.py\n@@ -1,8 +1,8 @@\n{diff}",
+                            "diff": f"--- a/{path}\n+++ b/{path}\n@@ -1,8 +1,8 @@\n{diff}",
                         }
                     ],
                     "status": "completed",
@@ -254,6 +255,20 @@ def _until(page: Any, expression: str, timeout: float = 600.0) -> None:
 
 
 RUN = "document.querySelector('sb-run')"
+FRAMES = "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+TOGGLE = f"""async () => {{
+  const started = performance.now();
+  document.querySelector("sb-toolbar button[data-kind=thinking]").click();
+  {FRAMES};
+  return performance.now() - started;
+}}"""
+SCROLL = f"""async () => {{
+  const started = performance.now();
+  window.scrollBy(0, -20000);
+  {FRAMES};
+  return performance.now() - started;
+}}"""
+"""A toggle and a scroll timed in the page, to the second animation frame after (drawn)."""
 
 
 def server_time(path: Path) -> float:
@@ -287,14 +302,8 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
             " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
         )
         to_end = (time.perf_counter() - started) * 1000
-        started = time.perf_counter()
-        page.locator("sb-toolbar button[data-kind=thinking]").click()
-        _two_frames(page)
-        toggle = (time.perf_counter() - started) * 1000
-        started = time.perf_counter()
-        page.mouse.wheel(0, -20000)
-        _two_frames(page)
-        scroll = (time.perf_counter() - started) * 1000
+        toggle = page.evaluate(TOGGLE)
+        scroll = page.evaluate(SCROLL)
         cdp.send("HeapProfiler.enable")
         cdp.send("HeapProfiler.collectGarbage")
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
@@ -304,6 +313,7 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         process.terminate()
         process.wait()
     return {
+        "first event (ms)": marks["sb-first-event"],
         "first row (ms)": marks["sb-first-row"],
         "all events applied (ms)": marks["sb-rendered"],
         "scrollable to the end (ms)": marks["sb-rendered"] + to_end,

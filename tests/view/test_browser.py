@@ -90,11 +90,14 @@ def pages(browser: Any) -> Iterator[Any]:
         page.context.close()
 
 
-def shot(page: Any, name: str, tmp_path: Path) -> None:
+def shot(page: Any, name: str, tmp_path: Path, window: tuple[int, int] | None = None) -> None:
+    """A screenshot of the whole page (at most 2,400 pixels), or of a ``window``."""
     folder = Path(os.environ.get("STREAMBLOCKS_VIEW_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    height = page.evaluate("document.documentElement.scrollHeight")
-    page.set_viewport_size({"width": 1000, "height": max(600, min(height, 2400))})
+    if window is None:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        window = (1000, max(600, min(height, 2400)))
+    page.set_viewport_size({"width": window[0], "height": window[1]})
     page.wait_for_timeout(100)  # code that came into view is highlighted
     page.screenshot(path=str(folder / name))
 
@@ -434,7 +437,7 @@ def test_the_outline_counts_turns_tools_and_errors_and_jumps(
     bash.click()
     page.wait_for_timeout(150)
     assert page.locator("sb-tool-call.sb-target .sb-tool-name").inner_text() == "Bash"
-    shot(page, "viewer-outline.png", tmp_path)
+    shot(page, "viewer-outline.png", tmp_path, window=(1400, 900))
 
 
 def test_a_live_run_waits_streams_and_finishes_with_its_badge_and_time(

@@ -99,10 +99,13 @@ class Run:
             self._changed.set()
             self._changed = asyncio.Event()
 
-    async def follow(self, start: int = 0, batch: int = 2000) -> Any:
+    async def follow(self, start: int = 0, batch: int = 5000, pause: float = 0.03) -> Any:
         """The SSE body from message ``start`` on: each message with its ``id`` (its
-        index + 1, so a reconnecting page resumes with ``Last-Event-ID``), several
-        joined per chunk; ends when the run has ended and everything was sent."""
+        index + 1, so a reconnecting page resumes with ``Last-Event-ID``), joined into
+        chunks of what has accumulated, at most one per ``pause`` seconds: a run read
+        fast reaches the page in a few hundred large writes rather than one per event,
+        and a live run is at most ``pause`` late. Ends when the run has ended and
+        everything was sent."""
         index = start
         while True:
             available = len(self.messages)
@@ -112,6 +115,8 @@ class Run:
                     f"id: {number + 1}\n{self.messages[number]}" for number in range(index, stop)
                 )
                 index = stop
+                if not (self.done or self.stopping):
+                    await asyncio.sleep(pause)
                 continue
             if self.done or self.stopping:
                 return
