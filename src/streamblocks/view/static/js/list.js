@@ -174,7 +174,7 @@ export class VirtualList {
     });
   }
 
-  list_() {
+  listAll() {
     const shown = [];
     const walk = (items) => {
       for (const item of items) {
@@ -235,7 +235,7 @@ export class VirtualList {
   }
 
   paint() {
-    if (this.restructure) this.list_();
+    if (this.restructure) this.listAll();
     this.layout();
     // At the end (following a live run, or after End): stay there while rows are measured.
     const stick = !this.pin && this.sticky;
