@@ -1,30 +1,36 @@
-"""``streamblocks view`` on a 10 MB transcript: time to first row and to fully rendered.
+"""``streamblocks view`` at the size of real runs, measured in the browser.
 
-    python benchmarks/bench_view.py [--mb 10] [--rounds 3] [--chromium /usr/bin/chromium]
+    python benchmarks/bench_view.py [--mb 10 50] [--kinds claude codex markdown]
+                                    [--rounds 3] [--live-seconds 10] [--chromium PATH]
 
-Builds a Claude Code transcript (``stream-json`` lines: thinking, text with a note block,
-Read and Bash tool calls with their results, typed code and command blocks) and a
-markdown reply with blocks and code fences, each about ``--mb`` megabytes; serves each
-with ``streamblocks view FILE --no-open`` and opens it in headless Chromium (Playwright,
-the system's Chromium). Per round, from navigation start: the first SSE event
-(``sb-first-event``), the first row in the page (``sb-first-row``), everything rendered
-(``sb-rendered``), and the renderer's main-thread busy time until then (Chrome's
-``TaskDuration``, of it ``ScriptDuration``: less sensitive to a busy machine than wall
-time). Then the time a toolbar toggle takes to hide a kind of row, and a scroll of
-20,000 pixels takes to paint (click or wheel to two animation frames later); and the
-server's own time to send the whole run (reading ``/events`` without a browser). Prints
-the median of the rounds.
+Builds inputs of about ``--mb`` megabytes of three kinds: a Claude Code transcript
+(``stream-json`` lines: thinking, text with a note block, Read and Bash calls with their
+results), a Codex transcript (``codex exec --json``: reasoning, commands with output,
+replies in markdown, file changes with diffs) and a dense markdown reply (a block and a
+code fence every 250 bytes). Serves each with ``streamblocks view FILE --no-open`` and
+opens it in headless Chromium (Playwright, the system's Chromium). Per round, from
+navigation start: the first row on screen (``sb-first-row``), every event applied
+(``sb-rendered``), and *scrollable to the end*: that, plus pressing End until the run's
+last row is drawn. Then a toolbar toggle (click to two animation frames later) and the
+page's memory after a garbage collection (the JS heap, Chrome's ``Performance.getMetrics``)
+with the number of DOM nodes. The server's own time to send the whole run (``/events``
+read without a browser) is measured once per input. ``--live-seconds`` feeds a live page
+1,000 events a second through a pipe (Anthropic stream events, one text delta each) and
+samples how far the drawn text is behind what was written. Prints medians of the rounds
+and the load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -122,9 +128,90 @@ def claude_transcript(size: int) -> str:
             text = json.dumps(line)
             total += len(text) + 1
             out.append(text)
-    out.append(json.dumps({"type": "result", "subtype": "success", "is_error": False,
-                           "duration_ms": 1000, "usage": {"input_tokens": 1,
-                                                          "output_tokens": 1}}))  # fmt: skip
+    out.append(
+        json.dumps(
+            {
+                "type": "result",
+                "subtype": "success",
+                "is_error": False,
+                "duration_ms": 1000,
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            }
+        )
+    )
+    return "\n".join(out) + "\n"
+
+
+def _codex_item(kind: str, item: dict[str, Any]) -> str:
+    return json.dumps({"type": kind, "item": item})
+
+
+def codex_transcript(size: int) -> str:
+    out = [json.dumps({"type": "thread.started", "thread_id": "t"})]
+    total, turn = 0, 0
+    diff = "".join(f"-    return x + {n}\n+    return x - {n}\n" for n in range(8))
+    while total < size:
+        turn += 1
+        path = f"src/module_{turn}.py"
+        lines = [
+            json.dumps({"type": "turn.started"}),
+            _codex_item(
+                "item.completed",
+                {"id": f"r{turn}", "type": "reasoning", "text": "**Checking** the module. " * 6},
+            ),
+            _codex_item(
+                "item.started",
+                {
+                    "id": f"c{turn}",
+                    "type": "command_execution",
+                    "command": "bash -lc 'pytest -q'",
+                    "aggregated_output": "",
+                    "exit_code": None,
+                    "status": "in_progress",
+                },
+            ),
+            _codex_item(
+                "item.completed",
+                {
+                    "id": f"c{turn}",
+                    "type": "command_execution",
+                    "command": "bash -lc 'pytest -q'",
+                    "aggregated_output": "..F\n" * 20 + "1 failed\n",
+                    "exit_code": 1,
+                    "status": "failed",
+                },
+            ),
+            _codex_item(
+                "item.completed",
+                {
+                    "id": f"f{turn}",
+                    "type": "file_change",
+                    "changes": [
+                        {
+                            "path": f"src/module_{turn}.py",
+                            "kind": "update",
+                            "diff": f"--- a/{path}\n+++ b/{path}\n@@ -1,8 +1,8 @@\n{diff}",
+                        }
+                    ],
+                    "status": "completed",
+                },
+            ),
+            _codex_item(
+                "item.completed",
+                {
+                    "id": f"m{turn}",
+                    "type": "agent_message",
+                    "text": f"Step {turn}: fixed `step()` in **module_{turn}**.\n\n"
+                    "- ran the tests\n- changed one line\n",
+                },
+            ),
+            json.dumps(
+                {"type": "turn.completed", "usage": {"input_tokens": 10, "output_tokens": 5}}
+            ),
+        ]
+        for line in lines:
+            total += len(line) + 1
+            out.append(line)
     return "\n".join(out) + "\n"
 
 
@@ -142,9 +229,10 @@ def markdown_reply(size: int) -> str:
     return "".join(parts)
 
 
-def _serve(path: Path) -> tuple[subprocess.Popen[str], str]:
+def _serve(path: Path | None) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamblocks", "view", str(path), "--no-open"],
+        [sys.executable, "-m", "streamblocks", "view", str(path) if path else "-", "--no-open"],
+        stdin=subprocess.PIPE if path is None else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -158,79 +246,210 @@ def _two_frames(page: Any) -> None:
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
-def one_round(browser: Any, path: Path) -> dict[str, float]:
+def _until(page: Any, expression: str, timeout: float = 600.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(expression)
+        time.sleep(0.02)
+
+
+RUN = "document.querySelector('sb-run')"
+FRAMES = "await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+TOGGLE = f"""async () => {{
+  const started = performance.now();
+  document.querySelector("sb-toolbar button[data-kind=thinking]").click();
+  {FRAMES};
+  return performance.now() - started;
+}}"""
+SCROLL = f"""async () => {{
+  const started = performance.now();
+  window.scrollBy(0, -20000);
+  {FRAMES};
+  return performance.now() - started;
+}}"""
+"""A toggle and a scroll timed in the page, to the second animation frame after (drawn)."""
+
+
+def server_time(path: Path) -> float:
     process, url = _serve(path)
     try:
         started = time.perf_counter()
         urllib.request.urlopen(url + "events").read()
-        server = (time.perf_counter() - started) * 1000
+        return (time.perf_counter() - started) * 1000
     finally:
         process.terminate()
         process.wait()
+
+
+def one_round(browser: Any, path: Path) -> dict[str, float]:
     process, url = _serve(path)
     try:
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         cdp = page.context.new_cdp_session(page)
         cdp.send("Performance.enable")
         page.goto(url)
-        page.evaluate(
-            "new Promise(r => document.body.dataset.rendered ? r()"
-            " : document.addEventListener('sb-rendered', r))"
-        )
+        _until(page, "document.body.dataset.rendered")
         marks = page.evaluate(
             "Object.fromEntries(performance.getEntriesByType('mark')"
             ".map(m => [m.name, m.startTime]))"
         )
+        started = time.perf_counter()
+        page.keyboard.press("End")
+        _until(
+            page,
+            f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
+            " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
+        )
+        to_end = (time.perf_counter() - started) * 1000
+        toggle = page.evaluate(TOGGLE)
+        scroll = page.evaluate(SCROLL)
+        cdp.send("HeapProfiler.enable")
+        cdp.send("HeapProfiler.collectGarbage")
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
-        started = time.perf_counter()
-        page.locator("sb-toolbar button[data-kind=thinking]").click()
-        _two_frames(page)
-        toggle = (time.perf_counter() - started) * 1000
-        started = time.perf_counter()
-        page.mouse.wheel(0, 20000)
-        _two_frames(page)
-        scroll = (time.perf_counter() - started) * 1000
-        rows = page.locator(".sb-row").count()
+        rows = page.evaluate(f"{RUN}.list.items.length")
         page.close()
     finally:
         process.terminate()
         process.wait()
     return {
-        "server sends all (ms)": server,
         "first event (ms)": marks["sb-first-event"],
         "first row (ms)": marks["sb-first-row"],
-        "fully rendered (ms)": marks["sb-rendered"],
-        "main thread busy (ms)": metrics["TaskDuration"] * 1000,
-        "of it in script (ms)": metrics["ScriptDuration"] * 1000,
+        "all events applied (ms)": marks["sb-rendered"],
+        "scrollable to the end (ms)": marks["sb-rendered"] + to_end,
         "toggle (ms)": toggle,
-        "scroll (ms)": scroll,
+        "20,000 px scroll (ms)": scroll,
+        "JS heap (MB)": metrics["JSHeapUsedSize"] / 1e6,
+        "DOM nodes": metrics["Nodes"],
+        "main thread busy (ms)": metrics["TaskDuration"] * 1000,
         "rows": rows,
     }
 
 
+def live_round(browser: Any, seconds: float, rate: int = 1000) -> dict[str, float]:
+    """A live page fed ``rate`` events a second: how far behind the drawn text is."""
+    process, url = _serve(None)
+    assert process.stdin is not None
+    stdin = process.stdin
+    written = [0]
+    samples: list[float] = []
+
+    def write() -> None:
+        stdin.write(
+            json.dumps(
+                {
+                    "type": "message_start",
+                    "message": {
+                        "id": "m",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": "x",
+                        "content": [],
+                        "usage": {"input_tokens": 1, "output_tokens": 1},
+                    },
+                }
+            )
+            + "\n"
+        )
+        stdin.write(
+            '{"type": "content_block_start", "index": 0, "content_block": '
+            '{"type": "text", "text": ""}}\n'
+        )
+        stdin.flush()
+        started = time.perf_counter()
+        total = int(seconds * rate)
+        while written[0] < total:
+            due = min(total, int((time.perf_counter() - started) * rate))
+            lines = [
+                json.dumps(
+                    {
+                        "type": "content_block_delta",
+                        "index": 0,
+                        "delta": {
+                            "type": "text_delta",
+                            "text": f"w{n} " + ("\n\n" if n % 50 == 49 else ""),
+                        },
+                    }
+                )
+                for n in range(written[0], due)
+            ]
+            if lines:
+                stdin.write("\n".join(lines) + "\n")
+                stdin.flush()
+                written[0] = due
+            time.sleep(0.005)
+
+    try:
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.goto(url)
+        _until(page, f"{RUN}.dataset.state === 'waiting'", 30)
+        writer = threading.Thread(target=write)
+        writer.start()
+        while writer.is_alive():
+            time.sleep(0.25)
+            sent = written[0]
+            tail = page.evaluate(f"{RUN}.list.drawn.at(-1)?.el?.textContent.slice(-40) ?? ''")
+            found = re.findall(r"w(\d+)", tail)
+            if found and sent:
+                samples.append(max(0, sent - 1 - int(found[-1])) / rate)
+        writer.join()
+        page.close()
+    finally:
+        stdin.close()
+        process.terminate()
+        process.wait()
+    return {
+        "events sent": written[0],
+        "median lag (s)": statistics.median(samples) if samples else float("nan"),
+        "max lag (s)": max(samples) if samples else float("nan"),
+    }
+
+
+KINDS = {
+    "claude": ("Claude transcript", "claude.jsonl", claude_transcript),
+    "codex": ("Codex transcript", "codex.jsonl", codex_transcript),
+    "markdown": ("dense markdown reply", "reply.md", markdown_reply),
+}
+
+
+def _print(name: str, rounds: list[dict[str, float]]) -> None:
+    print(f"{name}, median of {len(rounds)}:", flush=True)
+    for key in rounds[0]:
+        print(f"  {key:28} {statistics.median(r[key] for r in rounds):10.1f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mb", type=float, default=10.0)
+    parser.add_argument("--mb", type=float, nargs="+", default=[10.0])
+    parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--live-seconds", type=float, default=10.0)
+    parser.add_argument("--no-server-time", action="store_true")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    size = int(args.mb * 1_000_000)
+    print(f"load average at start: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        inputs = {
-            "Claude transcript": Path(folder, "claude.jsonl"),
-            "markdown reply": Path(folder, "reply.md"),
-        }
-        inputs["Claude transcript"].write_text(claude_transcript(size))
-        inputs["markdown reply"].write_text(markdown_reply(size))
         browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
-        for name, path in inputs.items():
-            rounds = [one_round(browser, path) for _ in range(args.rounds)]
-            print(f"{name}: {path.stat().st_size / 1e6:.1f} MB, median of {args.rounds}")
-            for key in rounds[0]:
-                print(f"  {key:24} {statistics.median(r[key] for r in rounds):10.0f}")
+        for mb in args.mb:
+            for kind in args.kinds:
+                title, name, make = KINDS[kind]
+                path = Path(folder, name)
+                path.write_text(make(int(mb * 1_000_000)))
+                size = path.stat().st_size / 1e6
+                if not args.no_server_time:
+                    print(
+                        f"{title} {size:.1f} MB: server sends all in {server_time(path):.0f} ms",
+                        flush=True,
+                    )
+                rounds = [one_round(browser, path) for _ in range(args.rounds)]
+                _print(f"{title} {size:.1f} MB", rounds)
+        if args.live_seconds:
+            rounds = [live_round(browser, args.live_seconds) for _ in range(args.rounds)]
+            _print(f"live, 1,000 events/s for {args.live_seconds:g} s", rounds)
         browser.close()
+    print(f"load average at the end: {os.getloadavg()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -60,6 +60,8 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.formats.qwen._NAME": ("search",),
     "streamblocks.markup.schema._INTEGER": ("match",),
     "streamblocks.markup.schema._NUMBER": ("match",),
+    # the viewer: a first line that opens a pretty-printed JSON document
+    "streamblocks.view.source._DOCUMENT_START": ("match",),
 }
 # Patterns built at run time by the scanner (scanner.py): the visible state's search
 # (inline openers, or a newline before a line a marker may start), the block state's

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from adapters.transcripts import claude_tool_run, codex_run, jsonl
+from streamblocks import (
+    Block,
+    BlockDelta,
+    BlockEnd,
+    BlockStart,
+    Counts,
+    StopReason,
+    StreamFinished,
+    StreamStarted,
+    TextDelta,
+)
 
 CUSTOM_TEXT = """\
 # Release notes
@@ -78,3 +91,48 @@ def codex_file(tmp_path: Path) -> Path:
 def demo_file(tmp_path: Path) -> Path:
     text = resources.files("streamblocks._demo").joinpath("anthropic.ndjson").read_text("utf-8")
     return write(tmp_path, "demo.ndjson", text)
+
+
+def _native(block_id: str, kind: str, content: Any, **attrs: Any) -> list[Any]:
+    block = Block(block_id, kind, "native", None, content, attrs)
+    delta = [BlockDelta(block_id, kind, "content", content)] if kind == "thinking" else []
+    return [BlockStart(block_id, kind, "native", attrs), *delta, BlockEnd(block)]
+
+
+def _call(call_id: str, name: str, arguments: dict[str, Any], **attrs: Any) -> list[Any]:
+    return _native(call_id, "tool_call", arguments, id=call_id, name=name, **attrs)
+
+
+def _result(call_id: str, text: str, **attrs: Any) -> list[Any]:
+    return _native(f"r-{call_id}", "tool_result", text, tool_call_id=call_id, **attrs)
+
+
+def subagent_events() -> list[Any]:
+    """A run whose ``Task`` call starts a sub-agent that starts one of its own (two
+    levels), shaped as the adapters give it (DESIGN.md, "Adapters and plugins"): the
+    sub-agents' text, thinking, calls and results are blocks with ``attrs["parent_id"]``."""
+    return [
+        StreamStarted("s1"),
+        TextDelta("I'll delegate the search.\n"),
+        *_call("task1", "Task", {"description": "Find the bug", "prompt": "look"}),
+        *_native("a1", "thinking", "The sub-agent plans.", parent_id="task1"),
+        *_native("a2", "text", "SUBAGENT TEXT: reading calc.py", parent_id="task1"),
+        *_call("read1", "Read", {"file_path": "/repo/calc.py"}, parent_id="task1"),
+        *_result("read1", "def add(a, b):\n    return a - b\n", parent_id="task1"),
+        *_call("task2", "Task", {"description": "Check the tests"}, parent_id="task1"),
+        *_native("b1", "text", "NESTED TEXT: running grep", parent_id="task2"),
+        *_call("grep1", "Grep", {"pattern": "add("}, parent_id="task2"),
+        *_result("grep1", "grep: tests/: No such file", parent_id="task2", is_error=True),
+        *_result("task2", "no tests found", parent_id="task1"),
+        *_native("a3", "text", "SUBAGENT DONE: add() subtracts", parent_id="task1"),
+        *_result("task1", "add() subtracts instead of adding"),
+        TextDelta("Done: add() subtracts.\n"),
+        StreamFinished(StopReason.end_turn, None, Counts(0, 12, 0)),
+    ]
+
+
+class Replay:
+    """Stands in for the processor: hands on events that are already ours."""
+
+    def process(self, items: Iterator[Any]) -> Iterator[Any]:
+        return items

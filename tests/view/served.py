@@ -20,11 +20,14 @@ from streamblocks.view.server import bind, create_app, url_of
 class Served:
     """A viewer serving one input; ``stop()`` shuts it down."""
 
-    def __init__(self, items: Iterator[Any], processor: StreamBlockProcessor | None) -> None:
+    def __init__(self, items: Iterator[Any], processor: Any | None, *, live: bool = False) -> None:
         self.run = runs.Run()
         processor = processor or StreamBlockProcessor(default_registry(), unknown="block")
         app = create_app(
-            self.run, title="test", on_startup=lambda: runs.start(self.run, processor, items)
+            self.run,
+            title="test",
+            live=live,
+            on_startup=lambda: runs.start(self.run, processor, items),
         )
         self.sock = bind("127.0.0.1", 0)
         self.url = url_of(self.sock)

@@ -90,11 +90,14 @@ def pages(browser: Any) -> Iterator[Any]:
         page.context.close()
 
 
-def shot(page: Any, name: str, tmp_path: Path) -> None:
+def shot(page: Any, name: str, tmp_path: Path, window: tuple[int, int] | None = None) -> None:
+    """A screenshot of the whole page (at most 2,400 pixels), or of a ``window``."""
     folder = Path(os.environ.get("STREAMBLOCKS_VIEW_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    height = page.evaluate("document.documentElement.scrollHeight")
-    page.set_viewport_size({"width": 1000, "height": max(600, min(height, 2400))})
+    if window is None:
+        height = page.evaluate("document.documentElement.scrollHeight")
+        window = (1000, max(600, min(height, 2400)))
+    page.set_viewport_size({"width": window[0], "height": window[1]})
     page.wait_for_timeout(100)  # code that came into view is highlighted
     page.screenshot(path=str(folder / name))
 
@@ -165,16 +168,17 @@ def test_toggles_hide_and_show_and_are_remembered(pages: Any, serve: Any, tmp_pa
 
     page.locator("sb-toolbar button[data-kind=thinking]").click()
     page.locator("sb-toolbar button[data-kind=result]").click()
-    assert not thinking.is_visible()
-    assert results.evaluate_all("rs => rs.every(r => r.offsetParent === null)")
+    thinking.wait_for(state="detached")  # not hidden: not drawn at all
+    results.first.wait_for(state="detached")
     assert page.get_by_text("Let me look at the code.").is_visible()
 
     page.reload()
     page.wait_for_selector("body[data-rendered=true]")
-    assert not page.locator("sb-thinking").is_visible()
+    assert page.locator("sb-thinking").count() == 0
     button = page.locator("sb-toolbar button[data-kind=thinking]")
     assert button.get_attribute("aria-pressed") == "false"
     button.click()
+    page.locator("sb-thinking").wait_for()
     assert page.locator("sb-thinking").is_visible()
 
 
@@ -316,11 +320,219 @@ def test_export_button_saves_the_content_model(pages: Any, serve: Any, tmp_path:
     ]
 
 
-def test_a_large_transcript_renders_completely(pages: Any, serve: Any, tmp_path: Path) -> None:
+def _large(tmp_path: Path, copies: int = 100) -> Path:
     run = claude_tool_run()
-    body = run[1:-1] * 100  # ~0.6 MB: 500 tool calls with their results
-    path = fixtures.write(tmp_path, "large.jsonl", jsonl([run[0], *body, run[-1]]))
+    body = run[1:-1] * copies  # ~0.6 MB at 100: 500 tool calls with their results
+    return fixtures.write(tmp_path, "large.jsonl", jsonl([run[0], *body, run[-1]]))
+
+
+def _model(page: Any, expression: str) -> Any:
+    return page.evaluate(
+        f"(() => {{ const run = document.querySelector('sb-run'); return {expression}; }})()"
+    )
+
+
+def _until(page: Any, expression: str, timeout: float = 20.0) -> None:
+    """Wait until ``expression`` is true in the page (``wait_for_function`` would need
+    ``eval``, which the page's CSP refuses)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        page.wait_for_timeout(50)
+
+
+def _in_window(page: Any, selector: str) -> bool:
+    return bool(page.evaluate(
+        "s => { const r = document.querySelector(s)?.getBoundingClientRect();"
+        " return !!r && r.top >= 0 && r.top < innerHeight; }", selector))  # fmt: skip
+
+
+def test_a_large_transcript_keeps_only_the_rows_in_view_in_the_page(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    path = _large(tmp_path)
     assert path.stat().st_size > 500_000
     page = pages().open(serve(path).url)
-    assert page.locator("sb-tool-call").count() == 500
+    assert _model(page, "run.list.items.filter(i => i.kind === 'tool').length") == 500
+    drawn = page.locator(".sb-row").count()
+    assert 0 < drawn < 120  # the rows near the window, not the 3,000 of the run
     assert page.locator("sb-footer .sb-status").inner_text() == "finished"
+
+    page.keyboard.press("End")  # the whole run is scrollable to its end
+    _until(
+        page,
+        "document.querySelector('sb-run').list.drawn.at(-1)"
+        " === document.querySelector('sb-run').list.shown.at(-1)",
+    )
+    assert page.locator("sb-tool-call .sb-tool-name").last.inner_text() == "TodoWrite"
+    assert page.get_by_text("Done: the bug is fixed").last.is_visible()
+
+    # a toggle lists the rows again from their models; the page stays small
+    page.locator("sb-toolbar button[data-kind=tool]").click()
+    page.locator("sb-tool-call").first.wait_for(state="detached")
+    assert page.locator(".sb-row").count() < 120
+    page.locator("sb-toolbar button[data-kind=tool]").click()
+    page.locator("sb-tool-call").first.wait_for()
+
+
+def test_search_finds_rows_that_are_not_drawn_and_jumps_to_them(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    lines = [copy.deepcopy(line) for line in claude_tool_run()[1:-1] * 60]
+    lines[-5]["message"]["content"][0]["name"] = "NeedleTool"  # a tool call near the end
+    page = pages().open(serve(fixtures.write(tmp_path, "s.jsonl", jsonl(lines))).url)
+    assert page.locator("sb-tool-call .sb-tool-name", has_text="NeedleTool").count() == 0
+    search = page.locator("sb-search input")
+    page.keyboard.press("Control+f")  # the page's search box, not find-in-page
+    assert page.evaluate("document.activeElement.classList.contains('sb-search-input')")
+    search.fill("needletool")
+    search.press("Enter")
+    target = page.locator("sb-tool-call.sb-target")
+    target.wait_for()
+    assert target.locator(".sb-tool-name").inner_text() == "NeedleTool"
+    page.wait_for_timeout(100)
+    assert _in_window(page, "sb-tool-call.sb-target")
+    assert page.locator("sb-search .sb-search-count").inner_text() == "1 of 2"  # and its result
+    assert page.evaluate("CSS.highlights.get('sb-search').size") >= 1
+    search.fill("no such text anywhere")
+    search.press("Enter")
+    assert page.locator("sb-search .sb-search-count").inner_text() == "no match"
+
+
+def test_the_outline_counts_turns_tools_and_errors_and_jumps(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    viewer = pages()
+    viewer.context.add_init_script("localStorage.clear()")
+    page = viewer.open(serve(_large(tmp_path, 20)).url)
+    page.locator("sb-toolbar .sb-outline-button").click()
+    outline = page.locator("sb-outline")
+    assert outline.is_visible()
+    counts = outline.locator(".sb-section").evaluate_all(
+        "ss => Object.fromEntries(ss.map(s => [s.dataset.section, +s.dataset.count]))"
+    )
+    # a turn starts the run and follows each tool's output (five per copy, the last one
+    # the closing reply); each copy's Bash call fails twice: its result and its command
+    assert counts == {"turns": 20 * 5 + 1, "tools": 100, "errors": 40, "agents": 0}
+    tools = outline.locator(".sb-tool-line").evaluate_all(
+        "ls => ls.map(l => [l.dataset.tool, l.querySelector('.sb-count').textContent])"
+    )
+    assert sorted(tools) == [
+        [name, "20"] for name in sorted(["Read", "Bash", "Edit", "Write", "TodoWrite"])
+    ]
+    errors = outline.locator(".sb-section[data-section=errors] summary")
+    errors.click()
+    entries = outline.locator(".sb-section[data-section=errors] .sb-entry")
+    assert entries.first.inner_text() == "Bash failed"
+    entries.nth(30).click()  # far down the run
+    page.locator(".sb-target").wait_for()
+    page.wait_for_timeout(100)
+    assert _in_window(page, ".sb-target")
+    assert page.locator(".sb-target").evaluate("r => r.item.seq") == _model(
+        page, "run.outline.errors[30].seq"
+    )
+    bash = outline.locator(".sb-tool-line[data-tool=Bash] .sb-step").last
+    bash.click()
+    page.wait_for_timeout(150)
+    assert page.locator("sb-tool-call.sb-target .sb-tool-name").inner_text() == "Bash"
+    shot(page, "viewer-outline.png", tmp_path, window=(1400, 900))
+
+
+def test_a_live_run_waits_streams_and_finishes_with_its_badge_and_time(
+    pages: Any, serve: Any
+) -> None:
+    lines: queue.Queue[Any] = queue.Queue()
+    served = serve(iter(lines.get, None))
+    page = pages().page
+    page.goto(served.url)
+    status = page.locator("sb-footer .sb-status")
+    _until(
+        page, "document.querySelector('sb-footer .sb-status').textContent === 'waiting for input'"
+    )
+    assert page.locator("sb-run").get_attribute("data-state") == "waiting"
+    run = claude_partial_run()
+    for line in run[:5]:
+        lines.put(line)
+    page.locator("sb-thinking").wait_for()
+    assert status.inner_text().startswith("streaming")
+    page.wait_for_timeout(300)  # the elapsed time is the page's own
+    for line in run[5:]:
+        lines.put(line)
+    lines.put(None)
+    page.wait_for_selector("body[data-rendered=true]", timeout=20000)
+    assert status.inner_text() == "finished"
+    elapsed = page.locator("sb-footer .sb-fact[data-name=elapsed]").inner_text()
+    assert elapsed != "elapsed\n0 ms" and "elapsed" in elapsed
+    assert page.evaluate("performance.now()") > 300
+
+
+def test_live_badge_shows_only_while_the_input_is_open(pages: Any, browser: Any) -> None:
+    from .served import Served
+
+    lines: queue.Queue[Any] = queue.Queue()
+    served = Served(iter(lines.get, None), None, live=True)
+    try:
+        page = pages().page
+        page.goto(served.url)
+        badge = page.locator("sb-title .sb-live")
+        badge.wait_for()
+        assert badge.is_visible()
+        for line in claude_tool_run()[:3]:
+            lines.put(line)
+        page.get_by_text("Let me look at the code.").wait_for()
+        assert badge.is_visible()
+        served.run.stop()  # what Ctrl-C does
+        _until(page, "document.querySelector('sb-run').dataset.state === 'stopped'")
+        assert page.locator("sb-footer .sb-status").inner_text() == "stopped"
+        assert "Ctrl-C" in page.locator("sb-footer").inner_text()
+        assert not badge.is_visible()
+    finally:
+        lines.put(None)
+        served.stop()
+
+
+def test_a_sub_agent_is_nested_under_its_task_call(pages: Any, serve: Any, tmp_path: Path) -> None:
+    viewer = pages()
+    page = viewer.open(serve(iter(fixtures.subagent_events()), fixtures.Replay()).url)
+    main = page.locator("main")
+    assert "I'll delegate the search." in main.inner_text()
+    assert "Done: add() subtracts." in main.inner_text()
+    assert "SUBAGENT" not in main.inner_text()  # collapsed: the run's own reply only
+    task = page.locator("sb-tool-call", has=page.locator(".sb-tool-name", has_text="Task")).first
+    facts = task.locator(".sb-agent-facts").inner_text()
+    assert facts == "10 rows · tool calls: Read 1, Task 1, Grep 1 · 1 error"
+    task.locator(".sb-agent-toggle").click()
+    page.get_by_text("SUBAGENT TEXT: reading calc.py").wait_for()
+    nested = page.locator(".sb-row[data-depth='1']")
+    assert nested.evaluate_all("rs => rs.map(r => r.dataset.kind)") == [
+        "thinking", "text", "tool", "result", "tool", "result", "text",
+    ]  # fmt: skip
+    assert "NESTED TEXT" not in main.inner_text()
+    inner = page.locator(
+        "sb-tool-call[data-depth='1']", has=page.locator(".sb-tool-name", has_text="Task")
+    )
+    assert inner.locator(".sb-agent-facts").inner_text() == "3 rows · tool calls: Grep 1 · 1 error"
+    inner.locator(".sb-agent-toggle").click()
+    page.get_by_text("NESTED TEXT: running grep").wait_for()
+    deeper = page.locator(".sb-row[data-depth='2']")
+    assert deeper.evaluate_all("rs => rs.map(r => r.dataset.kind)") == ["text", "tool", "result"]
+    assert page.locator("sb-tool-result[data-depth='2'].sb-error").count() == 1
+    outline = _model(page, "run.outline.agents.map(a => a.args[1])")
+    assert outline == ["task1", "task2"]
+    shot(page, "viewer-subagents.png", tmp_path)
+    # collapsing the outer one hides both levels
+    task.locator(".sb-agent-toggle").click()
+    page.locator(".sb-row[data-depth]").first.wait_for(state="detached")
+
+
+def test_light_and_dark_screenshots_of_search(pages: Any, serve: Any, tmp_path: Path) -> None:
+    for scheme in ("light", "dark"):
+        page = pages(scheme).open(serve(fixtures.claude_file(tmp_path)).url)
+        search = page.locator("sb-search input")
+        search.fill("calc.py")
+        search.press("Enter")
+        page.locator(".sb-target").wait_for()
+        assert page.locator("sb-search .sb-search-count").inner_text().startswith("1 of ")
+        shot(page, f"viewer-search-{scheme}.png", tmp_path)

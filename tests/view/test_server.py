@@ -269,7 +269,10 @@ def test_ctrl_c_stops_the_server_cleanly_while_a_page_watches() -> None:
     assert response.status == 200
     process.send_signal(signal.SIGINT)
     assert process.wait(15) == 0
-    assert response.read() == b""  # the stream ended, it was not cut
+    # the stream ended, it was not cut, and it said why the run will not finish
+    [(_, stopped)] = sse_messages(response.read().decode())
+    assert stopped["name"] == "streamblocks.view.stopped"
+    assert "Ctrl-C" in stopped["value"]["reason"]
     connection.close()
     assert process.stderr is not None
     err = process.stderr.read()
@@ -316,3 +319,113 @@ def test_the_page_is_in_the_package() -> None:
 
     files = {path.relative_to(static_dir()).as_posix() for path in static_dir().rglob("*")}
     assert {"index.html", "viewer.css", "js/app.js", "vendor/highlight.min.js"} <= files
+
+
+def test_a_bad_line_is_also_printed_on_stderr(tmp_path: Path) -> None:
+    lines = jsonl(codex_run()).splitlines(keepends=True)
+    path = fixtures.write(
+        tmp_path, "broken.jsonl", "".join([*lines[:3], "{not json\n", *lines[3:]])
+    )
+    process = _command(str(path))
+    try:
+        _, _, body = get(_url(process) + "events")
+        assert "line 4: invalid JSON" in body
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    assert "streamblocks view: warning: line 4: invalid JSON" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--port", "99999"], "--port: must be a whole number from 0 to 65535, got '99999'"),
+        (["--port", "http"], "--port: must be a whole number"),
+        (["--replay-speed", "0"], "--replay-speed: must be a number"),
+        (["--replay-speed", "nan"], "--replay-speed: must be a number"),
+    ],
+)
+def test_every_number_is_checked(args: list[str], said: str, tmp_path: Path) -> None:
+    process = _command(str(fixtures.codex_file(tmp_path)), *args)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 2
+    assert said in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+
+
+def test_a_binary_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "image.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    process = _command(str(path))
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 2
+    assert "image.png looks like a binary file (it contains NUL bytes)" in err
+
+
+def test_binary_on_a_pipe_stops_the_run_and_says_why() -> None:
+    process = _command("-", stdin=subprocess.PIPE)
+    try:
+        assert process.stdin is not None
+        process.stdin.write("\x00\x01\x02 not text\n")
+        process.stdin.close()
+        _, _, body = get(_url(process) + "events")
+        names = [event.get("name") for _, event in sse_messages(body)]
+        assert names[-1] == "streamblocks.view.stopped"
+        assert "binary" in body
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.wait(15)
+    assert process.stderr is not None
+    err = process.stderr.read()
+    assert "warning: reading the input failed: BinaryInput: the input looks like a binary" in err
+
+
+def test_a_terminal_on_stdin_is_refused_with_the_usage() -> None:
+    import pty
+
+    parent, child = pty.openpty()
+    try:
+        process = _command(stdin=child)
+        _, err = process.communicate(timeout=30)
+    finally:
+        os.close(child)
+        os.close(parent)
+    assert process.returncode == 2
+    assert err.startswith("usage: streamblocks view")
+    assert "standard input is a terminal" in err
+
+
+def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any) -> None:
+    events = events_of(serve(iter(fixtures.subagent_events()), fixtures.Replay()))
+    nested: dict[str, str] = {}
+    parent = None
+    for event in events:
+        if event.get("name") == "streamblocks.view.parent":
+            parent = event["value"]["parent_id"]
+            continue
+        row = (
+            event.get("toolCallId") if event["type"] in ("TOOL_CALL_START", "TOOL_CALL_RESULT")
+            else event.get("messageId") if event["type"] == "REASONING_START"
+            else event["value"]["block_id"] if event.get("name") == "streamblocks.block_start"
+            else None
+        )  # fmt: skip
+        if row is not None:
+            key = f"{event['type']}:{row}"
+            if parent is not None:
+                nested[key] = parent
+            parent = None
+    assert nested == {
+        "REASONING_START:s1-a1": "task1",
+        "CUSTOM:a2": "task1",
+        "TOOL_CALL_START:read1": "task1",
+        "TOOL_CALL_RESULT:read1": "task1",
+        "TOOL_CALL_START:task2": "task1",
+        "CUSTOM:b1": "task2",
+        "TOOL_CALL_START:grep1": "task2",
+        "TOOL_CALL_RESULT:grep1": "task2",
+        "TOOL_CALL_RESULT:task2": "task1",
+        "CUSTOM:a3": "task1",
+    }
+    texts = [e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    assert texts == ["I'll delegate the search.\n", "Done: add() subtracts.\n"]

@@ -48,9 +48,34 @@ def test_an_exported_run_is_a_document_on_one_line_or_many() -> None:
     assert _items(json.dumps(message, indent=2)) == [Document(message)]
 
 
-def test_a_broken_document_is_a_warning() -> None:
-    [warning] = _items('{\n  "role": "assistant",\n')
+def test_a_broken_document_is_a_warning_and_shown_as_text() -> None:
+    warning, text = _items('{\n  "role": "assistant",\n')
     assert isinstance(warning, BadInput) and "not valid JSON" in warning.message
+    assert text == '{\n  "role": "assistant",\n'
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[the docs](https://example.com) say so.\nMore.\n",
+        '[TOOL_CALLS][{"name": "add", "arguments": {"a": 1}}]\n',
+        '[get_weather(city="Paris"), get_time()]\n',
+        "{ a brace, then prose\nand more prose\n",
+    ],
+)
+def test_text_whose_first_line_only_looks_like_json_is_text(text: str) -> None:
+    assert "".join(_items(text)) == text  # every item a string: no warning, no event
+
+
+def test_text_starting_with_a_bracket_stays_live() -> None:
+    chunks = iter(["[link](x) first line\n", "second"])
+    first = next(source.items(chunks))
+    assert first == "[link](x) first line\n"  # handed on before the input ends
+
+
+def test_a_binary_input_is_refused() -> None:
+    with pytest.raises(source.BinaryInput, match="NUL bytes"):
+        list(source.read(io.BytesIO(b"\x7fELF\x02\x01\x00\x00 binary")))
 
 
 def test_undecodable_bytes_do_not_stop_the_input() -> None:

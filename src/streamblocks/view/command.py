@@ -15,7 +15,7 @@ import webbrowser
 from pathlib import Path
 from typing import IO, Any
 
-from ..cli.options import add_markup_option
+from ..cli.options import add_markup_option, integer, number
 
 EXTRA_MODULES = ("starlette", "uvicorn", "ag_ui")
 INSTALL_HINT = (
@@ -40,7 +40,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         default="-",
         help="a transcript, recorded stream, text file or exported run; - for stdin (default)",
     )
-    view.add_argument("--port", type=int, default=0, help="port to serve on (default: a free one)")
+    view.add_argument(
+        "--port", type=integer(0, 65535), default=0, help="port to serve on (default: a free one)"
+    )
     view.add_argument(
         "--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1, this machine)"
     )
@@ -59,12 +61,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_markup_option(view)
     view.add_argument(
         "--replay-speed",
-        type=float,
+        type=number(0.001, 1000),
         default=None,
         metavar="X",
         help="replay a file at X times the pace of its timestamps (default: at once)",
     )
-    view.set_defaults(handler=run)
+    view.set_defaults(handler=run, usage_text=view.format_usage())
     return view
 
 
@@ -86,7 +88,15 @@ def _processor(args: argparse.Namespace) -> Any:
     )
 
 
+def _stdin_is_terminal() -> bool:
+    stdin = sys.stdin
+    return stdin is not None and hasattr(stdin, "isatty") and stdin.isatty()
+
+
 def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
+    """The input, its title and whether it is live; a binary file is refused (as by
+    ``extract``). The check reads the first bytes of a file only: a pipe is checked by
+    the reader as it arrives, so that a live page is never held up."""
     from .server import ViewError
 
     if args.file == "-":
@@ -96,7 +106,17 @@ def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
         handle = path.open("rb")
     except OSError as exc:
         raise ViewError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    if path.is_file():
+        head = handle.read(8192)
+        handle.seek(0)
+        if b"\x00" in head:
+            handle.close()
+            raise ViewError(f"{args.file} looks like a binary file (it contains NUL bytes)")
     return handle, path.name, not path.is_file()  # a named pipe is live too
+
+
+def _warn(message: str) -> None:
+    print(f"streamblocks view: warning: {message}", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,8 +128,12 @@ def run(args: argparse.Namespace) -> int:
     from . import runs, source
     from .server import ViewError, bind, create_app, host_names, serve, url_of
 
-    if args.replay_speed is not None and args.replay_speed <= 0:
-        print("streamblocks: --replay-speed must be greater than 0", file=sys.stderr)
+    if args.file == "-" and _stdin_is_terminal():
+        sys.stderr.write(
+            args.usage_text + "streamblocks view: standard input is a terminal; pipe a stream "
+            "in (claude -p --output-format stream-json ... | streamblocks view) or name a "
+            "file (`streamblocks view --help`)\n"
+        )
         return 2
     try:
         processor = _processor(args)
@@ -126,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         title=title,
         live=live,
         hosts=host_names(args.host),
-        on_startup=lambda: runs.start(the_run, processor, items),
+        on_startup=lambda: runs.start(the_run, processor, items, on_warning=_warn),
     )
     url = url_of(sock)
 

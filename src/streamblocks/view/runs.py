@@ -7,9 +7,13 @@ A reader thread feeds the input through the processor; each of our events goes t
 to :attr:`Run.messages`. Every page that connects gets the messages from the start and
 then the new ones as they come, so reloading the page loses nothing.
 
-Two things the AG-UI events do not carry are added as ``CUSTOM`` events named
+What the AG-UI events do not carry is added as ``CUSTOM`` events named
 ``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
-library raised) and ``tool_error`` (``TOOL_CALL_RESULT`` has no error flag).
+library raised; also printed on stderr), ``tool_error`` (``TOOL_CALL_RESULT`` has no
+error flag), ``parent`` (the next row belongs to the sub-agent started by the tool call
+``parent_id``: its block carries ``attrs["parent_id"]``, which the AG-UI events drop) and
+``stopped`` (the run will not finish: the viewer was stopped, or reading the input
+failed).
 """
 
 from __future__ import annotations
@@ -21,7 +25,16 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .. import AdapterWarning, Passthrough, StreamBlockProcessor, StreamStarted
+from .. import (
+    AdapterWarning,
+    BlockEnd,
+    BlockStart,
+    Passthrough,
+    StopReason,
+    StreamBlockProcessor,
+    StreamFinished,
+    StreamStarted,
+)
 from ..content import Message, MessageAccumulator
 from ..ext.agui import AGUIOutputAdapter, encode_sse
 from .message import finished, message_events
@@ -54,9 +67,15 @@ class Run:
         self._wake()
 
     def stop(self) -> None:
-        """End every page's stream now (the server is shutting down)."""
+        """End every page's stream now (the server is shutting down); a run still under
+        way tells its pages that it was stopped."""
+        if not self.done:
+            self.stopped("the viewer was stopped (Ctrl-C) before the input ended")
         self.stopping = True
         self._wake()
+
+    def stopped(self, reason: str) -> None:
+        self.extend(encode_sse([_viewer_event("stopped", {"reason": reason})]))
 
     def _wake(self) -> None:
         with self._lock:
@@ -80,10 +99,13 @@ class Run:
             self._changed.set()
             self._changed = asyncio.Event()
 
-    async def follow(self, start: int = 0, batch: int = 2000) -> Any:
+    async def follow(self, start: int = 0, batch: int = 5000, pause: float = 0.03) -> Any:
         """The SSE body from message ``start`` on: each message with its ``id`` (its
-        index + 1, so a reconnecting page resumes with ``Last-Event-ID``), several
-        joined per chunk; ends when the run has ended and everything was sent."""
+        index + 1, so a reconnecting page resumes with ``Last-Event-ID``), joined into
+        chunks of what has accumulated, at most one per ``pause`` seconds: a run read
+        fast reaches the page in a few hundred large writes rather than one per event,
+        and a live run is at most ``pause`` late. Ends when the run has ended and
+        everything was sent."""
         index = start
         while True:
             available = len(self.messages)
@@ -93,6 +115,8 @@ class Run:
                     f"id: {number + 1}\n{self.messages[number]}" for number in range(index, stop)
                 )
                 index = stop
+                if not (self.done or self.stopping):
+                    await asyncio.sleep(pause)
                 continue
             if self.done or self.stopping:
                 return
@@ -114,18 +138,54 @@ def _viewer_event(name: str, value: dict[str, Any]) -> Any:
     return CustomEvent(name=VIEW_PREFIX + name, value=value)
 
 
+def _parent(event: Any) -> str | None:
+    attrs = event.block.attrs if isinstance(event, BlockEnd) else event.attrs
+    parent = attrs.get("parent_id")
+    return str(parent) if parent not in (None, "") else None
+
+
 class _Converter:
     """Our events → AG-UI events (+ the viewer's own), for one run."""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, on_warning: Callable[[str], None] | None = None) -> None:
         self.run = run
         self.output = AGUIOutputAdapter().for_stream()
+        self.on_warning = on_warning
+        self.nested: set[str] = set()  # sub-agent blocks whose row was announced
+
+    def _nesting(self, event: Any) -> Any:
+        """A ``parent`` event before the events that make a sub-agent block's row: its
+        start, or its end for a tool result (whose row is made then) or a block whose
+        start was not seen."""
+        if not isinstance(event, (BlockStart, BlockEnd)):
+            return None
+        parent = _parent(event)
+        if parent is None:
+            return None
+        if isinstance(event, BlockStart):
+            result = event.syntax == "native" and event.block_type == "tool_result"
+            if result:
+                return None
+            self.nested.add(event.block_id)
+        elif event.block.id in self.nested:
+            self.nested.discard(event.block.id)
+            return None
+        return _viewer_event("parent", {"parent_id": parent})
 
     def convert(self, event: Any) -> list[Any]:
         self.run.accumulator.add(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
         out = list(self.output.to_protocol_event(event))
+        nesting = self._nesting(event)
+        if nesting is not None and out:
+            out.insert(0, nesting)
+        if (
+            isinstance(event, StreamFinished)
+            and event.stop_reason is StopReason.error
+            and self.on_warning is not None
+        ):
+            self.on_warning(f"the run failed: {event.error or 'the stream stopped with an error'}")
         block = getattr(event, "block", None)
         if (
             block is not None
@@ -142,7 +202,10 @@ class _Converter:
             self.run.extend(encode_sse(agui))
 
     def warn(self, message: str) -> None:
+        """A warning row on the page, and the same line on stderr."""
         self.publish([_viewer_event("warning", {"message": message})])
+        if self.on_warning is not None:
+            self.on_warning(message)
 
 
 def _events(
@@ -200,29 +263,42 @@ def produce(
     processor: StreamBlockProcessor,
     items: Iterator[Any],
     on_error: Callable[[BaseException], None] | None = None,
+    on_warning: Callable[[str], None] | None = None,
 ) -> None:
-    """Read the whole input into ``run`` (the reader thread's body)."""
-    converter = _Converter(run)
+    """Read the whole input into ``run`` (the reader thread's body). ``on_warning`` gets
+    each warning the page shows (the command prints them on stderr)."""
+    converter = _Converter(run, on_warning)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for event in _events(processor, items, converter):
                 agui = converter.convert(event)
-                while caught:
-                    agui.append(_viewer_event("warning", {"message": _said(caught.pop(0))}))
                 converter.publish(agui)
+                while caught:
+                    converter.warn(_said(caught.pop(0)))
     except Exception as exc:  # the page shows it; the server keeps serving what it has
-        converter.warn(f"reading the input failed: {type(exc).__name__}: {exc}")
+        message = f"reading the input failed: {type(exc).__name__}: {exc}"
+        converter.warn(message)
+        run.stopped(message)
         if on_error is not None:
             on_error(exc)
     finally:
         run.finish()
 
 
-def start(run: Run, processor: StreamBlockProcessor, items: Iterator[Any]) -> threading.Thread:
+def start(
+    run: Run,
+    processor: StreamBlockProcessor,
+    items: Iterator[Any],
+    on_warning: Callable[[str], None] | None = None,
+) -> threading.Thread:
     """Run :func:`produce` in a daemon thread (a blocked stdin read never holds up exit)."""
     thread = threading.Thread(
-        target=produce, args=(run, processor, items), name="streamblocks-view", daemon=True
+        target=produce,
+        args=(run, processor, items),
+        kwargs={"on_warning": on_warning},
+        name="streamblocks-view",
+        daemon=True,
     )
     thread.start()
     return thread

@@ -16,6 +16,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -27,6 +28,14 @@ MAX_PAUSE = 5.0
 DEFAULT_GAP = 0.025
 """The gap between items of a paced replay when the input carries no timestamps."""
 _TIME_KEYS = ("timestamp", "ts", "time", "created_at")
+_DOCUMENT_START = re.compile(r'^(?:[\[{]\s*$|\{\s*"|\[\s*[\[{"])')
+"""A first line that opens a pretty-printed JSON document: ``{`` or ``[`` alone, ``{"…``,
+``[{…``. Other lines that start with a bracket (a markdown link, ``[TOOL_CALLS]``, a
+Llama call list, ``{`` and prose) are text."""
+
+
+class BinaryInput(ValueError):
+    """The input is not text (it has NUL bytes)."""
 
 
 class BadInput(NamedTuple):
@@ -109,9 +118,22 @@ def _decided(head: str, ended: bool) -> bool:
     return head[0] in "de" and len(head) >= len("event:")
 
 
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _looks_like_events(first: str) -> bool:
+    """Whether the first line starts events: SSE, a JSON line, or a JSON document."""
     stripped = first.strip()
-    return stripped.startswith(("{", "[", "data:", "event:"))
+    if stripped.startswith(("data:", "event:")):
+        return True
+    if not stripped.startswith(("{", "[")):
+        return False
+    return bool(_DOCUMENT_START.match(stripped)) or _is_json(stripped)
 
 
 def items(texts: Iterator[str]) -> Iterator[Any]:
@@ -152,14 +174,7 @@ def items(texts: Iterator[str]) -> Iterator[Any]:
 
 def _structured(first: str, texts: Iterator[str]) -> Iterator[Any]:
     stripped = first.strip()
-    one_line = False
-    if stripped.startswith(("{", "[")):
-        try:
-            json.loads(stripped)
-            one_line = True
-        except ValueError:
-            one_line = False
-    if stripped.startswith(("{", "[")) and not one_line:
+    if stripped.startswith(("{", "[")) and not _is_json(stripped):
         # A pretty-printed document (an exported run, an array of events): read it whole.
         yield from _document("".join(texts))
         return
@@ -172,7 +187,11 @@ def _document(text: str) -> Iterator[Any]:
     try:
         value = json.loads(text)
     except ValueError as exc:
-        yield BadInput(f"the input is not valid JSON ({exc}); nothing could be shown")
+        yield BadInput(
+            f"the input starts like a JSON document but is not valid JSON ({exc}); "
+            "it is shown as text"
+        )
+        yield text
         return
     if is_message(value):
         yield Document(value)
@@ -259,9 +278,20 @@ def paced(
         yield item
 
 
+def not_binary(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """``chunks``, refused with :class:`BinaryInput` when the first has a NUL byte (as
+    ``extract`` refuses a binary file)."""
+    first = True
+    for data in chunks:
+        if first and b"\x00" in data[:8192]:
+            raise BinaryInput("the input looks like a binary file (it contains NUL bytes)")
+        first = False
+        yield data
+
+
 def read(handle: IO[bytes], *, text: bool = False, speed: float | None = None) -> Iterator[Any]:
     """The items of an input: its format sniffed (or plain ``text``), and replayed at
     ``speed`` × its own pace when a speed is given."""
-    texts = decoded(raw_chunks(handle))
+    texts = decoded(not_binary(raw_chunks(handle)))
     found: Iterator[Any] = iter(texts) if text else items(texts)
     return found if speed is None else paced(found, speed)

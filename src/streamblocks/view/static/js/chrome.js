@@ -1,7 +1,9 @@
 // The page around the rows: the toolbar's visibility toggles (remembered in
-// localStorage) and the footer with the run's outcome, usage, cost and elapsed time.
+// localStorage), the title with its LIVE badge, and the footer with the run's state,
+// outcome, usage, cost and elapsed time.
 
 import { h } from "./dom.js";
+import { FILTER_OF } from "./list.js";
 
 const KINDS = [
   ["thinking", "Thinking"],
@@ -27,35 +29,51 @@ function loadHidden() {
 }
 
 class Toolbar extends HTMLElement {
-  connectedCallback() {
-    const run = document.querySelector("sb-run");
-    const hidden = loadHidden();
-    const apply = () => {
-      for (const [kind] of KINDS) run.classList.toggle(`sb-hide-${kind}`, hidden.has(kind));
-    };
+  attach(run) {
+    this.run = run;
+    this.off = loadHidden();
+    this.buttons = new Map();
     const group = h("div", { class: "sb-toggles", role: "group", "aria-label": "Show or hide" });
     for (const [kind, label] of KINDS) {
       const button = h("button", { class: "sb-toggle", type: "button", "data-kind": kind }, label);
-      button.setAttribute("aria-pressed", String(!hidden.has(kind)));
-      button.addEventListener("click", () => {
-        if (hidden.has(kind)) hidden.delete(kind);
-        else hidden.add(kind);
-        button.setAttribute("aria-pressed", String(!hidden.has(kind)));
-        try {
-          localStorage.setItem(STORAGE_KEY, JSON.stringify([...hidden]));
-        } catch {
-          // private mode: the choice lasts for this page only
-        }
-        apply();
-      });
+      button.setAttribute("aria-pressed", String(!this.off.has(kind)));
+      button.addEventListener("click", () => this.set(kind, this.off.has(kind)));
+      this.buttons.set(kind, button);
       group.append(button);
     }
+    const outline = h("button", { class: "sb-button sb-outline-button", type: "button", title: "The run's turns, tool calls, errors and sub-agents" }, "Outline");
+    outline.addEventListener("click", () => document.querySelector("sb-outline")?.toggle());
     const exportLink = h("a", { class: "sb-button", download: "streamblocks-run.json", title: "Save the run as content-model JSON (open it again with streamblocks view FILE)" }, "Export JSON");
     exportLink.href = "/export.json";
-    this.replaceChildren(group, exportLink);
-    apply();
+    this.replaceChildren(group, outline, exportLink);
+    run.list.hidden = this.off;
+    run.list.relist();
+  }
+
+  // Show (or hide) a kind of row: the rows are listed again, only the visible redrawn.
+  set(kind, visible) {
+    if (visible) this.off.delete(kind);
+    else this.off.add(kind);
+    this.buttons.get(kind)?.setAttribute("aria-pressed", String(visible));
+    try {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify([...this.off]));
+    } catch {
+      // private mode: the choice lasts for this page only
+    }
+    this.run.list.relist();
+  }
+
+  show(kind) {
+    const filter = FILTER_OF[kind] ?? kind;
+    if (this.off.has(filter)) this.set(filter, true);
   }
 }
+
+const STATUS = {
+  connecting: "connecting…",
+  waiting: "waiting for input",
+  disconnected: "disconnected · reconnecting…",
+};
 
 function tokens(value) {
   return typeof value === "number" ? value.toLocaleString("en-US") : null;
@@ -84,16 +102,19 @@ class Footer extends HTMLElement {
 
   update(run) {
     if (run.finished) return;
-    this.status.textContent = run.dataset.state === "connecting" ? "connecting…" : `streaming · ${run.count.toLocaleString("en-US")} events`;
+    const state = run.dataset.state;
+    this.status.textContent = STATUS[state] ?? (state === "streaming" ? `streaming · ${run.count.toLocaleString("en-US")} events` : state);
   }
 
-  finish(result, error) {
+  // The outcome: `run.elapsed` is set before this is called.
+  finish(run, result, error, reason = null) {
     const facts = [];
     const usage = result.usage ?? {};
     const stop = result.stop_reason;
-    this.status.textContent = error ? "failed" : stop ? "finished" : "ended";
-    this.dataset.outcome = error ? "error" : "ok";
+    this.status.textContent = run.dataset.state;
+    this.dataset.outcome = error ? "error" : run.dataset.state === "stopped" ? "stopped" : "ok";
     if (error) facts.push(["error", error]);
+    if (reason) facts.push(["why", reason]);
     if (stop && stop !== "unknown") facts.push(["stop", String(stop)]);
     const input = tokens(usage.input_tokens);
     const output = tokens(usage.output_tokens);
@@ -105,9 +126,8 @@ class Footer extends HTMLElement {
     const counts = result.counts ?? {};
     if (typeof counts.blocks === "number") facts.push(["blocks", String(counts.blocks)]);
     if (counts.errors) facts.push(["rejected", String(counts.errors)]);
-    const run = document.querySelector("sb-run");
     if (this.duration !== null) facts.push(["run took", seconds(this.duration)]);
-    facts.push(["elapsed", seconds(run?.elapsed ?? 0)]);
+    facts.push(["elapsed", seconds(run.elapsed ?? 0)]);
     this.facts.replaceChildren(...facts.map(([name, value]) =>
       h("span", { class: "sb-fact", "data-name": name }, h("span", { class: "sb-fact-name", text: name }), value)));
   }
@@ -117,8 +137,15 @@ class Title extends HTMLElement {
   show(info) {
     const title = String(info.title ?? "streamblocks");
     this.replaceChildren(h("span", { class: "sb-source", text: title }));
-    if (info.live) this.append(h("span", { class: "sb-live", text: "live" }));
+    this.badge = h("span", { class: "sb-live", text: "live", title: "the input is still open" });
+    this.badge.hidden = true;
+    this.append(this.badge);
     document.title = `${title} · streamblocks view`;
+  }
+
+  // The LIVE badge: only while a live input is open.
+  live(open) {
+    if (this.badge) this.badge.hidden = !open;
   }
 }
 

@@ -67,25 +67,9 @@ function highlighted(code, text, language) {
   code.dataset.highlighted = "true";
 }
 
-// Code is highlighted when it comes near the viewport: a long run has thousands of code
-// panels, and highlighting them all would hold up the page. The run's rows live in chunks
-// (see app.js); one IntersectionObserver watches the chunks (not every code element, which
-// would cost a check per element per frame), and a chunk near the viewport has its code
-// highlighted, as has code added to such a chunk later.
+// Code is highlighted when its row is drawn: only the rows near the viewport have
+// elements (see list.js), so a long run highlights what is read, not all it holds.
 const jobs = new WeakMap(); // <code> -> {text, language}
-const near = new Set(); // chunks in or near the viewport
-const observer = new IntersectionObserver((entries) => {
-  for (const entry of entries) {
-    if (entry.isIntersecting) {
-      near.add(entry.target);
-      for (const code of entry.target.querySelectorAll("code[data-pending]")) highlightNow(code);
-    } else near.delete(entry.target);
-  }
-}, { rootMargin: "800px 0px" });
-
-export function watchChunk(chunk) {
-  observer.observe(chunk);
-}
 
 function highlightNow(code) {
   const job = jobs.get(code);
@@ -105,8 +89,7 @@ export function codeElement(text, language) {
   code.dataset.pending = "true";
   jobs.set(code, { text, language });
   requestAnimationFrame(() => {
-    const chunk = code.isConnected ? code.closest(".sb-chunk") : null;
-    if (chunk && near.has(chunk)) highlightNow(code);
+    if (code.isConnected) highlightNow(code);
   });
   return code;
 }
