@@ -34,9 +34,11 @@ ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium per test session (per xdist worker)."""
+    """One Chromium for this module. Not per session: Playwright's sync API keeps an event
+    loop running in the main thread while it is open, so `asyncio.run` in a later test of
+    the same worker would fail."""
     if not Path(CHROMIUM).exists():
         pytest.skip(
             f"no Chromium at {CHROMIUM} (install Debian's: apt-get install chromium, "
