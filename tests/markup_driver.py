@@ -20,8 +20,9 @@ class Out(InlineOut):
         taken, d.unattributed = d.unattributed[:n], d.unattributed[n:]
         return taken
 
-    def text(self, n: int) -> None:
-        raise AssertionError("a markup region never attributes visible text")
+    def text(self, n: int) -> None:  # (text in a tool-call section)
+        assert self.d.open is None, "visible text inside a block"
+        self.d._text(self._take(n))
 
     def marker(self, n: int) -> None:
         self.d.raw.append(self._take(n))
@@ -107,7 +108,7 @@ class Driver:
                 if end == GO_ON:
                     return
                 if end == NOT_MINE:
-                    assert self.initial and self.unattributed == text
+                    assert self.initial
                     end = 0
                 self.region = None
                 self.initial = False

@@ -39,7 +39,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.xml._NAME_RUN": ("match",),
     "streamblocks.syntaxes.xml._TICK_OR_NEWLINE": ("search",),
     # model markup [markup]: names looked for at a body's start, heads and values read
-    "streamblocks.markup.families._ALWAYS_THINKING": ("search",),
+    "streamblocks.markup.families._TEMPLATE": ("search",),
     "streamblocks.markup.formats.deepseek._INVOKE_NAME": ("search",),
     "streamblocks.markup.formats.deepseek._INVOKE_HEAD": ("match",),
     "streamblocks.markup.formats.deepseek._PARAMETER": ("match",),

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Call, CallFormat, Grammar
+from .grammar import Call, CallFormat
 from .scan import BodyScanner
 from .schema import ToolSchemas
 
-TEXT, THINK, BODY_START, BODY, AFTER, SECTION = range(6)
+TEXT, THINK, BODY_START, BODY, AFTER, SECTION, LEAD = range(7)
 """What a reader is reading: visible text, thinking, the blanks before a call's body, the
-body, what follows a closer, a section between calls."""
+body, what follows a closer, a section between calls, the start of a reply that the
+prompt left inside thinking (until its first marker or text shows whether it is)."""
 
 WINDOW = 512
 """How far into a body its name is looked for."""
@@ -75,12 +76,12 @@ class CallBody:
         return self.call.parse("".join(self.parts), schemas)
 
 
-def reply_start(grammar: Grammar, rest: str) -> tuple[CallFormat, str] | bool | None:
-    """The bare call that begins the reply at ``rest`` (blanks skipped) with its opener,
-    ``False`` when none does, ``None`` when the next chunk decides."""
+def reply_start(formats: tuple[CallFormat, ...], rest: str) -> tuple[CallFormat, str] | bool | None:
+    """The bare call of ``formats`` that begins ``rest`` (blanks skipped) with its
+    opener, ``False`` when none does, ``None`` when the next chunk decides."""
     if not rest:
         return None
-    for call in grammar.start:
+    for call in formats:
         opener = call.opener
         if opener and rest.startswith(opener):
             return call, opener

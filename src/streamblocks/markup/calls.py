@@ -22,18 +22,24 @@ def start_call(r: Reader, call: CallFormat) -> None:
 def body_start(r: Reader, buf: str, i: int) -> int:
     """Blanks before a body; its first character chooses how it ends."""
     n = len(buf)
-    j = i
-    while j < n and buf[j].isspace():
-        j += 1
+    j = skip_blanks(buf, i)
     body = r.body
-    if body is None:  # the start of the reply: maybe a bare call
-        found = reply_start(r.grammar, buf[j:])
+    if body is None:  # the start of the reply, or a chain's separator: maybe a bare call
+        formats = r.grammar.start
+        if r.chain:
+            formats = r.grammar.chained
+            j = skip_blanks(buf, j + len(r.chain))
+        found = reply_start(formats, buf[j:])
         if found is None and n - i <= WINDOW:
             return r.hold(i)
         if not found:
+            if r.chain:  # no call after the separator: it and the blanks are text
+                r.chain = ""
+                unclaim(r)
             r.mode = TEXT
             return i
         assert isinstance(found, tuple)
+        r.chain = ""
         start_call(r, found[0])
         r.sink.pending.append(buf[i : j + len(found[1])])
         return j + len(found[1])
@@ -42,6 +48,13 @@ def body_start(r: Reader, buf: str, i: int) -> int:
         body.begin(buf[j])
         r.mode = BODY
     return j
+
+
+def skip_blanks(buf: str, i: int) -> int:
+    n = len(buf)
+    while i < n and buf[i].isspace():
+        i += 1
+    return i
 
 
 def in_body(r: Reader, buf: str, i: int) -> int:

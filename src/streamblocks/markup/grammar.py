@@ -45,6 +45,8 @@ class CallFormat:
     for its end. ``tail`` is a marker that may follow the closer after blanks and then
     belongs to the call (a ``</tool_call>`` after a bare ``</function>``). ``at_end``:
     the end of the stream closes a body that reads (gpt-oss cuts ``<|call|>``).
+    ``then``: a separator after which another call of the grammar's ``chained`` formats
+    may follow (Llama 3.x's ``;``).
     """
 
     opener: str
@@ -53,6 +55,7 @@ class CallFormat:
     name: re.Pattern[str] | None = None
     tail: str = ""
     at_end: bool = False
+    then: str = ""
 
     def spec_for(self, first: str) -> EndSpec | None:
         """How the body that starts with ``first`` ends (``None``: no such body)."""
@@ -64,7 +67,8 @@ class CallFormat:
 
 @dataclass(frozen=True)
 class Section:
-    """Markers around a group of calls; inside, text that is not a call is framing."""
+    """Markers around a group of calls; inside, blanks between calls are framing, other
+    text that is not a call is visible text."""
 
     opener: str
     closer: str
@@ -78,7 +82,8 @@ class Grammar:
     ``thinking``: ``(opener, closer)`` pairs, the first used when the reply starts in
     thinking. ``hidden``: framing markers dropped from visible text (kept in ``raw``).
     ``start``: a call that may begin the reply with no opener (Llama's bare JSON); when
-    its body does not read as a call it is visible text.
+    its body does not read as a call it is visible text. ``chained``: the bare calls
+    that may follow a call's ``then`` separator.
     """
 
     thinking: tuple[tuple[str, str], ...] = ()
@@ -86,6 +91,7 @@ class Grammar:
     sections: tuple[Section, ...] = ()
     hidden: tuple[str, ...] = ()
     start: tuple[CallFormat, ...] = ()
+    chained: tuple[CallFormat, ...] = ()
     marker_chars: str = field(default="", compare=False)
 
     def markers(self) -> set[str]:
@@ -103,7 +109,7 @@ class Tables:
     """What a reader looks for, built once per grammar: the markers of visible text and
     what each starts, the markers inside each section, those a closed block takes."""
 
-    __slots__ = ("actions", "after", "sections", "text", "thinking_closers")
+    __slots__ = ("actions", "after", "call_openers", "sections", "text", "thinking_closers")
 
     def __init__(self, grammar: Grammar) -> None:
         literals = (
@@ -131,6 +137,16 @@ class Tables:
             tails += [section.closer, *(c.tail for c in section.calls)]
         self.after = Literals((*literals, *tails))
         self.thinking_closers = Literals(pair[1] for pair in grammar.thinking)
+        self.call_openers = (
+            *(call.opener for call in grammar.calls),
+            *(section.opener for section in grammar.sections),
+        )
+
+
+@cache
+def with_calls(closers: Literals, openers: tuple[str, ...]) -> Literals:
+    """Thinking's closers and the openers of calls (``calls_in_thinking``)."""
+    return Literals((*closers.literals, *openers))
 
 
 @cache

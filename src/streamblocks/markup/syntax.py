@@ -65,6 +65,7 @@ class MarkupSyntax(InlineSyntax):
             starts_in_thinking=at_start and markup.starts_in_thinking,
             at_reply_start=at_start,
             region=True,
+            calls_in_thinking=markup.calls_in_thinking,
         )
 
 
@@ -92,7 +93,7 @@ class MarkupRegion(InlineReader):
         self._apply(reader.feed(piece), out)
         if not reader.ended:
             return GO_ON
-        if self._initial and before == 0 and reader.attributed == 0 and not out.block_open:
+        if self._initial and reader.attributed == 0 and not out.block_open:
             return NOT_MINE  # the reply does not start with this format
         return max(start, start + reader.attributed - before)
 
@@ -104,6 +105,8 @@ class MarkupRegion(InlineReader):
             tag = piece[0]
             if tag == "marker":
                 out.marker(len(piece[1]))
+            elif tag == "text":
+                out.text(len(piece[1]))
             elif tag == "content":
                 out.content(len(piece[1]))
             elif tag == "hide":
