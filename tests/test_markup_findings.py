@@ -293,3 +293,50 @@ def test_the_model_name_alone_reads_the_reply(
     events = [*session.feed(text), *session.close()]
     step = collect(events)
     assert (step.thinking, step.text, len(step.tool_calls)) == (thinking, visible, calls)
+
+
+# -- 1: a body's parse is linear, and counted by Session.examined -------------------------
+
+HOSTILE = {
+    "qwen3": (
+        "<tool_call>\n<function=f>",
+        "\n<parameter=a>x</parameter>y",
+        "\n</function>\n</tool_call>",
+    ),
+    "deepseek": (
+        '<｜DSML｜function_calls>\n<｜DSML｜invoke name="f">',
+        '\n<｜DSML｜parameter name="a" string="true">x</｜DSML｜parameter>',
+        "\n</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+    ),
+    "glm": (
+        "<tool_call>f",
+        "<arg_key>a</arg_key><arg_value>x</parameter>y</arg_value>",
+        "</tool_call>",
+    ),
+    "kimi": (
+        '<|open|>tools<|sep|><|open|>call tool="f"<|sep|>',
+        '<|open|>argument key="a"<|sep|>x<|close|>argument<|sep|>',
+        "<|close|>call<|sep|><|close|>tools<|sep|>",
+    ),
+}
+
+
+def examined(family: str, repeats: int, size: int) -> tuple[int, int]:
+    head, item, tail = HOSTILE[family]
+    text = head + item * repeats + tail
+    session = StreamBlockProcessor(BlockRegistry(), markup=family).session()
+    events = [e for at in range(0, len(text), size) for e in session.feed(text[at : at + size])]
+    events += session.close()
+    assert [type(e).__name__ for e in events if isinstance(e, (BlockEnd, BlockError))] == [
+        "BlockEnd"
+    ]
+    return session.examined, len(text)
+
+
+@pytest.mark.parametrize("family", sorted(HOSTILE))
+@pytest.mark.parametrize("size", [1 << 30, 1024])
+def test_a_body_of_many_rejected_closers_parses_in_linear_work(family: str, size: int) -> None:
+    small, _ = examined(family, 500, size)
+    large, large_len = examined(family, 2000, size)
+    assert large <= 4.6 * small
+    assert large <= 6 * large_len  # one pass to find the end, about one more to parse

@@ -275,6 +275,9 @@ class Region(InlineOut):
     def block_open(self) -> bool:
         return self.block is not None
 
+    def work(self, n: int) -> None:
+        self.sc.examined += n
+
 
 def open_region(sc: Scanner, text: str, at: int, rank: int) -> int:
     """Begin a region at ``text[at]`` with the ``rank``-th inline opener that matches

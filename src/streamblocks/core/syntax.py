@@ -236,6 +236,10 @@ class InlineOut(ABC):
     def block_open(self) -> bool:
         """Whether a block of this region is open (it may have been dropped for size)."""
 
+    def work(self, n: int) -> None:  # noqa: B027
+        """The reader looked at ``n`` characters more than it consumed (a call body's
+        parse), for ``Session.examined``."""
+
 
 class InlineReader(ABC):
     """The state of one region, fed every character from its opener on."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .grammar import Call, CallFormat
-from .scan import BodyScanner
+from .scan import METER, BodyScanner, Meter
 from .schema import ToolSchemas
 
 TEXT, THINK, BODY_START, BODY, AFTER, SECTION, LEAD = range(7)
@@ -23,7 +23,7 @@ class CallBody:
     """The text of one call's body, read once: ``begin`` when its first character
     shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""
 
-    __slots__ = ("call", "named", "parts", "scanner", "size")
+    __slots__ = ("call", "named", "parts", "scanner", "size", "work")
 
     def __init__(self, call: CallFormat) -> None:
         self.call = call
@@ -31,6 +31,7 @@ class CallBody:
         self.size = 0
         self.named = call.name is None  # the name search is over
         self.scanner: BodyScanner | None = None
+        self.work = 0  # characters the parse looked at
 
     def begin(self, first: str) -> None:
         spec = self.call.spec_for(first)
@@ -72,8 +73,16 @@ class CallBody:
         return False
 
     def parse(self, schemas: ToolSchemas) -> list[Call]:
-        """The calls the body holds; ``ValueError`` saying why it is broken."""
-        return self.call.parse("".join(self.parts), schemas)
+        """The calls the body holds; ``ValueError`` saying why it is broken. :attr:`work`:
+        the characters the parse looked at (one pass, and what it counts beyond it)."""
+        text = "".join(self.parts)
+        meter = Meter()
+        token = METER.set(meter)
+        try:
+            return self.call.parse(text, schemas)
+        finally:
+            METER.reset(token)
+            self.work = len(text) + meter.count
 
 
 def reply_start(formats: tuple[CallFormat, ...], rest: str) -> tuple[CallFormat, str] | bool | None:

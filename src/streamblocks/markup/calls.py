@@ -130,6 +130,7 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
     try:
         calls = body.parse(r.schemas)
     except ValueError as exc:
+        r.work += body.work
         if quiet:
             return False
         if not body.call.opener and not r.sink.started:
@@ -137,6 +138,7 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
         else:
             fail(r, f"a broken tool call: {exc}", unclosed=False)
         return True
+    r.work += body.work
     if not calls:
         fail(r, "no tool call in the markup", unclosed=False)
         return True

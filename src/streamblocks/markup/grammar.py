@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .scan import EndSpec, Literals
+from .scan import EndSpec, Literals, search
 from .schema import ToolSchemas
 
 
@@ -180,16 +180,21 @@ def element_call(
         opening = item.match(body, at)
         if opening is None:
             break
-        ends = [
-            (end, closer) for closer in closers if (end := body.find(closer, opening.end())) >= 0
-        ]
-        need(bool(ends), "an argument is not closed")
-        end, closer = min(ends)
+        closing = search(_closers(closers), body, opening.end())
+        need(closing is not None, "an argument is not closed")
+        assert closing is not None
         key = html.unescape(opening.group(1))
-        arguments[key] = value_of(name, key, opening.group(2), body[opening.end() : end])
-        at = end + len(closer)
+        arguments[key] = value_of(
+            name, key, opening.group(2), body[opening.end() : closing.start()]
+        )
+        at = closing.end()
     need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
     return Call(name, arguments)
+
+
+@cache
+def _closers(closers: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, closers)))
 
 
 def need(condition: bool, message: str) -> None:

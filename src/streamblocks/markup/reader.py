@@ -41,6 +41,7 @@ class Reader:
         self.schemas = schemas
         self.region = region
         self.examined = 0  # characters the steps looked at (re-reads included), for tests
+        self.work = 0  # characters the parses of call bodies looked at
         self.sink = Attribution(region=region)
         self._held = ""
         self._section: Section | None = None
