@@ -34,6 +34,10 @@ class Out(InlineOut):
         self.d.content.append(piece)
         self.d.events.append(("delta", piece))
 
+    def stream(self, text: str) -> None:
+        assert self.d.open is not None, "arguments with no call open"
+        self.d.events.append(("args", text))
+
     def hide(self, n: int) -> None:
         self.d.events.append(("hide", self._take(n)))
 

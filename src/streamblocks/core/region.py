@@ -275,6 +275,11 @@ class Region(InlineOut):
     def block_open(self) -> bool:
         return self.block is not None
 
+    def stream(self, text: str) -> None:
+        block = self.block
+        if block is not None and block.streamed:
+            self.sc.em.delta(block, text)
+
     def work(self, n: int) -> None:
         self.sc.examined += n
 

@@ -8,7 +8,9 @@
 - ``("hide", s)``: framing that belongs to no block (a header before visible text);
 - ``("start", kind, attrs)``: a block opens (``"thinking"``; ``"tool_call"`` once its
   name is known); ``("end", content, attrs)``: it closes;
-  ``("fail", message, unclosed)``: it closes as an error with its whole ``raw``.
+  ``("fail", message, unclosed)``: it closes as an error with its whole ``raw``;
+- ``("args", json)``: the open call's argument object, the next piece of its JSON text
+  (no character of the reply: the arguments streamed as ``BLOCK_DELTA``).
 """
 
 from __future__ import annotations

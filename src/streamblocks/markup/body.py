@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .arguments import ArgumentStream
 from .grammar import Call, CallFormat
 from .scan import METER, BodyScanner, Meter
 from .schema import ToolSchemas
@@ -23,7 +24,7 @@ class CallBody:
     """The text of one call's body, read once: ``begin`` when its first character
     shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""
 
-    __slots__ = ("call", "named", "parts", "scanner", "size", "work")
+    __slots__ = ("arguments", "call", "held", "named", "parts", "scanner", "size", "work")
 
     def __init__(self, call: CallFormat) -> None:
         self.call = call
@@ -32,6 +33,8 @@ class CallBody:
         self.named = call.name is None  # the name search is over
         self.scanner: BodyScanner | None = None
         self.work = 0  # characters the parse looked at
+        self.arguments = ArgumentStream(call.arguments)
+        self.held = ""  # argument text read before the call's start
 
     def begin(self, first: str) -> None:
         spec = self.call.spec_for(first)

@@ -4,6 +4,7 @@ call at the reply's start, visible text after all). Functions of the reader's st
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from .body import AFTER, BODY, BODY_START, TEXT, WINDOW, CallBody, reply_start
@@ -82,8 +83,16 @@ def add_body(r: Reader, text: str) -> None:
     name = body.add(text)
     if name is False:
         unclaim(r)
-    elif name:
+        return
+    if name:
         r.sink.start("tool_call", name)  # type: ignore[arg-type]
+    arguments = body.arguments.feed(text)
+    if arguments or body.held:
+        if r.sink.started:
+            r.sink.out.append(("args", body.held + arguments))
+            body.held = ""
+        else:
+            body.held += arguments
 
 
 def body_ended(r: Reader, held: str, cut: bool) -> None:
@@ -148,6 +157,11 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
             attrs["id"] = found.call_id
         if not r.sink.started:
             r.sink.start("tool_call", attrs)
+        if index == len(calls) - 1 and body.arguments.complete:
+            if body.held:  # (read before the call's start)
+                r.sink.out.append(("args", body.held))
+        else:  # the JSON the arguments amount to, at once
+            r.sink.out.append(("args", json.dumps(found.arguments, ensure_ascii=False)))
         finished = ("end", found.arguments, attrs)
         if index < len(calls) - 1:
             r.sink.out.append(finished)

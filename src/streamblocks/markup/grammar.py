@@ -46,7 +46,9 @@ class CallFormat:
     belongs to the call (a ``</tool_call>`` after a bare ``</function>``). ``at_end``:
     the end of the stream closes a body that reads (gpt-oss cuts ``<|call|>``).
     ``then``: a separator after which another call of the grammar's ``chained`` formats
-    may follow (Llama 3.x's ``;``).
+    may follow (Llama 3.x's ``;``). ``arguments``: matched at the body's start, ends
+    where the argument object's JSON text begins, for formats that write it as one JSON
+    object (see :mod:`streamblocks.markup.arguments`).
     """
 
     opener: str
@@ -56,6 +58,7 @@ class CallFormat:
     tail: str = ""
     at_end: bool = False
     then: str = ""
+    arguments: re.Pattern[str] | None = None
 
     def spec_for(self, first: str) -> EndSpec | None:
         """How the body that starts with ``first`` ends (``None``: no such body)."""
@@ -195,6 +198,18 @@ def element_call(
 @cache
 def _closers(closers: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(map(re.escape, closers)))
+
+
+def arguments_after(head: str) -> re.Pattern[str]:
+    """The :attr:`CallFormat.arguments` pattern of an object that follows ``head`` (a
+    regular expression) and blanks."""
+    return re.compile(f"(?:{head})\\s*(?=\\{{)", re.DOTALL)
+
+
+KEYED_ARGUMENTS = arguments_after(
+    r'\A\s*\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"(?:arguments|parameters)"\s*:'
+)
+"""Where ``arguments`` / ``parameters`` opens in a JSON call (after string members)."""
 
 
 def need(condition: bool, message: str) -> None:

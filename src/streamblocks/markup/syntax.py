@@ -115,6 +115,8 @@ class MarkupRegion(InlineReader):
                 out.marker(len(piece[1]))
             elif tag == "text":
                 out.text(len(piece[1]))
+            elif tag == "args":
+                out.stream(piece[1])
             elif tag == "content":
                 out.content(len(piece[1]))
             elif tag == "hide":

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, json_object, need
+from ..grammar import KEYED_ARGUMENTS, Call, CallFormat, Grammar, json_object, need
 from ..scan import EndSpec, find, search
 from ..schema import ToolSchemas, property_schema, typed
 
@@ -114,6 +114,7 @@ TOOL_CALL = CallFormat(
     },
     _tool_call,
     name=_NAME,
+    arguments=KEYED_ARGUMENTS,
 )
 
 BARE_FUNCTION = CallFormat(
