@@ -40,6 +40,12 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.xml._TICK_OR_NEWLINE": ("search",),
     # model markup [markup]: names looked for at a body's start, heads and values read
     "streamblocks.markup.families._TEMPLATE": ("search",),
+    "streamblocks.markup.arguments._STRING_STOP": ("search",),
+    "streamblocks.markup.arguments._OBJECT_STOP": ("search",),
+    "streamblocks.markup.grammar.KEYED_ARGUMENTS": ("match",),
+    "streamblocks.markup.formats.llama.KEYED_ARGUMENTS": ("match",),
+    "streamblocks.markup.formats.qwen.KEYED_ARGUMENTS": ("match",),
+    "streamblocks.markup.formats.harmony._ARGUMENTS": ("match",),
     "streamblocks.markup.formats.deepseek._INVOKE_NAME": ("search",),
     "streamblocks.markup.formats.deepseek._INVOKE_HEAD": ("match",),
     "streamblocks.markup.formats.deepseek._PARAMETER": ("match",),
