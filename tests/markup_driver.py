@@ -20,8 +20,9 @@ class Out(InlineOut):
         taken, d.unattributed = d.unattributed[:n], d.unattributed[n:]
         return taken
 
-    def text(self, n: int) -> None:
-        raise AssertionError("a markup region never attributes visible text")
+    def text(self, n: int) -> None:  # (text in a tool-call section)
+        assert self.d.open is None, "visible text inside a block"
+        self.d._text(self._take(n))
 
     def marker(self, n: int) -> None:
         self.d.raw.append(self._take(n))
@@ -32,6 +33,10 @@ class Out(InlineOut):
         self.d.raw.append(piece)
         self.d.content.append(piece)
         self.d.events.append(("delta", piece))
+
+    def stream(self, text: str) -> None:
+        assert self.d.open is not None, "arguments with no call open"
+        self.d.events.append(("args", text))
 
     def hide(self, n: int) -> None:
         self.d.events.append(("hide", self._take(n)))
@@ -107,7 +112,7 @@ class Driver:
                 if end == GO_ON:
                     return
                 if end == NOT_MINE:
-                    assert self.initial and self.unattributed == text
+                    assert self.initial
                     end = 0
                 self.region = None
                 self.initial = False

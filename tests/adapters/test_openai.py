@@ -8,6 +8,7 @@ from typing import Any
 import openai
 import pytest
 
+from streamblocks import collect
 from streamblocks.adapters import EventCategory, detect_input_adapter
 from streamblocks.core.events import StopReason, Usage
 from streamblocks.ext.openai import OpenAIInputAdapter
@@ -400,3 +401,36 @@ def test_replayed_json_dicts_are_detected() -> None:
     assert isinstance(adapter, OpenAIInputAdapter)
     run = run_adapter(adapter, events)
     assert (run.text, run.stop_reason) == (REPLY, StopReason.tool_use)
+
+
+# -- parallel calls that reuse index 0 with their own ids (Groq) ----------------------
+
+
+def test_parallel_calls_reusing_index_zero_are_separate_calls() -> None:
+    def call(call_id: str | None, name: str | None, arguments: str) -> Any:
+        piece: dict[str, Any] = {"index": 0, "function": {"arguments": arguments}}
+        if call_id is not None:
+            piece.update(id=call_id, type="function")
+        if name is not None:
+            piece["function"]["name"] = name
+        return chunk({"tool_calls": [piece]})
+
+    events = [chunk({"role": "assistant", "content": ""})]
+    events += [
+        call("call_a", "get_weather", ""),
+        call(None, None, '{"city": '),
+        call("call_a", None, '"Paris"}'),  # the same id again: the same call
+        call("call_b", "get_time", '{"tz": "CET"}'),
+        call("call_c", "get_weather", '{"city"'),
+        call(None, None, ': "Rome"}'),
+        chunk({}, "tool_calls"),
+    ]
+    server = Recorder(sse(events, done=True))
+    client = openai_client("sync", server)
+    stream = client.chat.completions.create(model="gpt-test", messages=MESSAGES, stream=True)
+    step = collect(stream)
+    assert [(c.id, c.name, c.arguments) for c in step.tool_calls] == [
+        ("call_a", "get_weather", {"city": "Paris"}),
+        ("call_b", "get_time", {"tz": "CET"}),
+        ("call_c", "get_weather", {"city": "Rome"}),
+    ]

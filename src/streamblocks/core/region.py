@@ -116,17 +116,20 @@ class Region(InlineOut):
         self._release_lead()
         rest, self.pend = self.pend, ""
         if rest:
-            if not self.attributed:  # (the reader decided nothing: its opener is text)
-                sc.em.text(rest[0])
-                rest = rest[1:]
-            sc.line, sc.flow = None, TEXT
-            sc.run(rest)
+            if self.rank >= 0 or self.attributed:
+                if not self.attributed:  # (the reader decided nothing: its opener is text)
+                    sc.em.text(rest[0])
+                    rest = rest[1:]
+                sc.line, sc.flow = None, TEXT
+            sc.run(rest)  # (an initial region that decided nothing: as if it never was)
 
     def _not_mine(self, text: str, i: int) -> tuple[str, int]:
         self.sc.region = None
         self._release_lead()
         if self.pend:
             text, i = self.pend + text[i:], 0
+        if self.rank < 0:  # the initial region: the scanner reads on in the state it left
+            return text, i
         return text, open_region(self.sc, text, i, self.rank + 1)
 
     def _end(self, text: str, end: int) -> tuple[str, int]:
@@ -271,6 +274,14 @@ class Region(InlineOut):
     @property
     def block_open(self) -> bool:
         return self.block is not None
+
+    def stream(self, text: str) -> None:
+        block = self.block
+        if block is not None and block.streamed:
+            self.sc.em.delta(block, text)
+
+    def work(self, n: int) -> None:
+        self.sc.examined += n
 
 
 def open_region(sc: Scanner, text: str, at: int, rank: int) -> int:

@@ -236,6 +236,15 @@ class InlineOut(ABC):
     def block_open(self) -> bool:
         """Whether a block of this region is open (it may have been dropped for size)."""
 
+    def stream(self, text: str) -> None:  # noqa: B027
+        """``text`` streamed as content of the open block though it is no character of
+        the input (a call's argument object as JSON text): a ``BLOCK_DELTA``, not
+        ``raw``."""
+
+    def work(self, n: int) -> None:  # noqa: B027
+        """The reader looked at ``n`` characters more than it consumed (a call body's
+        parse), for ``Session.examined``."""
+
 
 class InlineReader(ABC):
     """The state of one region, fed every character from its opener on."""

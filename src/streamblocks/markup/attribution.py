@@ -1,13 +1,16 @@
 """What a reader has decided about the characters it read, in order, as pieces:
 
-- ``("text", s)``: visible text (in a region of the session's scanner: the region ends
-  here, and ``s`` and what follows go back to the scanner);
+- ``("text", s)``: visible text (in a region of the session's scanner, the region ends
+  at visible text, and ``s`` and what follows go back to the scanner; but for text in a
+  tool-call section, which the region itself reports as visible);
 - ``("marker", s)``: ``raw`` of the open block that is not content (markers, blanks,
   a call's body); ``("content", s)``: the open thinking block's text;
 - ``("hide", s)``: framing that belongs to no block (a header before visible text);
 - ``("start", kind, attrs)``: a block opens (``"thinking"``; ``"tool_call"`` once its
   name is known); ``("end", content, attrs)``: it closes;
-  ``("fail", message, unclosed)``: it closes as an error with its whole ``raw``.
+  ``("fail", message, unclosed)``: it closes as an error with its whole ``raw``;
+- ``("args", json)``: the open call's argument object, the next piece of its JSON text
+  (no character of the reply: the arguments streamed as ``BLOCK_DELTA``).
 """
 
 from __future__ import annotations
@@ -67,6 +70,14 @@ class Attribution:
         self.pending = []
         if frame:
             self.attribute("hide", frame)
+
+    def shown(self, text: str) -> None:
+        """Visible text inside a region that goes on (text in a tool-call section)."""
+        if not text:
+            return
+        self.flush_hidden()
+        self.attributed += len(text)
+        self.out.append(("text", text))
 
     def text(self, text: str) -> None:
         """Visible text; in a region, the region ends where it begins."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .grammar import Call, CallFormat, Grammar
-from .scan import BodyScanner
+from .arguments import ArgumentStream
+from .grammar import Call, CallFormat
+from .scan import METER, BodyScanner, Meter
 from .schema import ToolSchemas
 
-TEXT, THINK, BODY_START, BODY, AFTER, SECTION = range(6)
+TEXT, THINK, BODY_START, BODY, AFTER, SECTION, LEAD = range(7)
 """What a reader is reading: visible text, thinking, the blanks before a call's body, the
-body, what follows a closer, a section between calls."""
+body, what follows a closer, a section between calls, the start of a reply that the
+prompt left inside thinking (until its first marker or text shows whether it is)."""
 
 WINDOW = 512
 """How far into a body its name is looked for."""
@@ -22,7 +24,7 @@ class CallBody:
     """The text of one call's body, read once: ``begin`` when its first character
     shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""
 
-    __slots__ = ("call", "named", "parts", "scanner", "size")
+    __slots__ = ("arguments", "call", "held", "named", "parts", "scanner", "size", "work")
 
     def __init__(self, call: CallFormat) -> None:
         self.call = call
@@ -30,6 +32,9 @@ class CallBody:
         self.size = 0
         self.named = call.name is None  # the name search is over
         self.scanner: BodyScanner | None = None
+        self.work = 0  # characters the parse looked at
+        self.arguments = ArgumentStream(call.arguments)
+        self.held = ""  # argument text read before the call's start
 
     def begin(self, first: str) -> None:
         spec = self.call.spec_for(first)
@@ -71,16 +76,24 @@ class CallBody:
         return False
 
     def parse(self, schemas: ToolSchemas) -> list[Call]:
-        """The calls the body holds; ``ValueError`` saying why it is broken."""
-        return self.call.parse("".join(self.parts), schemas)
+        """The calls the body holds; ``ValueError`` saying why it is broken. :attr:`work`:
+        the characters the parse looked at (one pass, and what it counts beyond it)."""
+        text = "".join(self.parts)
+        meter = Meter()
+        token = METER.set(meter)
+        try:
+            return self.call.parse(text, schemas)
+        finally:
+            METER.reset(token)
+            self.work = len(text) + meter.count
 
 
-def reply_start(grammar: Grammar, rest: str) -> tuple[CallFormat, str] | bool | None:
-    """The bare call that begins the reply at ``rest`` (blanks skipped) with its opener,
-    ``False`` when none does, ``None`` when the next chunk decides."""
+def reply_start(formats: tuple[CallFormat, ...], rest: str) -> tuple[CallFormat, str] | bool | None:
+    """The bare call of ``formats`` that begins ``rest`` (blanks skipped) with its
+    opener, ``False`` when none does, ``None`` when the next chunk decides."""
     if not rest:
         return None
-    for call in grammar.start:
+    for call in formats:
         opener = call.opener
         if opener and rest.startswith(opener):
             return call, opener

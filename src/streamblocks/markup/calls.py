@@ -4,6 +4,7 @@ call at the reply's start, visible text after all). Functions of the reader's st
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from .body import AFTER, BODY, BODY_START, TEXT, WINDOW, CallBody, reply_start
@@ -22,18 +23,24 @@ def start_call(r: Reader, call: CallFormat) -> None:
 def body_start(r: Reader, buf: str, i: int) -> int:
     """Blanks before a body; its first character chooses how it ends."""
     n = len(buf)
-    j = i
-    while j < n and buf[j].isspace():
-        j += 1
+    j = skip_blanks(buf, i)
     body = r.body
-    if body is None:  # the start of the reply: maybe a bare call
-        found = reply_start(r.grammar, buf[j:])
+    if body is None:  # the start of the reply, or a chain's separator: maybe a bare call
+        formats = r.grammar.start
+        if r.chain:
+            formats = r.grammar.chained
+            j = skip_blanks(buf, j + len(r.chain))
+        found = reply_start(formats, buf[j:])
         if found is None and n - i <= WINDOW:
             return r.hold(i)
         if not found:
+            if r.chain:  # no call after the separator: it and the blanks are text
+                r.chain = ""
+                unclaim(r)
             r.mode = TEXT
             return i
         assert isinstance(found, tuple)
+        r.chain = ""
         start_call(r, found[0])
         r.sink.pending.append(buf[i : j + len(found[1])])
         return j + len(found[1])
@@ -42,6 +49,13 @@ def body_start(r: Reader, buf: str, i: int) -> int:
         body.begin(buf[j])
         r.mode = BODY
     return j
+
+
+def skip_blanks(buf: str, i: int) -> int:
+    n = len(buf)
+    while i < n and buf[i].isspace():
+        i += 1
+    return i
 
 
 def in_body(r: Reader, buf: str, i: int) -> int:
@@ -69,8 +83,16 @@ def add_body(r: Reader, text: str) -> None:
     name = body.add(text)
     if name is False:
         unclaim(r)
-    elif name:
+        return
+    if name:
         r.sink.start("tool_call", name)  # type: ignore[arg-type]
+    arguments = body.arguments.feed(text)
+    if arguments or body.held:
+        if r.sink.started:
+            r.sink.out.append(("args", body.held + arguments))
+            body.held = ""
+        else:
+            body.held += arguments
 
 
 def body_ended(r: Reader, held: str, cut: bool) -> None:
@@ -117,6 +139,7 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
     try:
         calls = body.parse(r.schemas)
     except ValueError as exc:
+        r.work += body.work
         if quiet:
             return False
         if not body.call.opener and not r.sink.started:
@@ -124,6 +147,7 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
         else:
             fail(r, f"a broken tool call: {exc}", unclosed=False)
         return True
+    r.work += body.work
     if not calls:
         fail(r, "no tool call in the markup", unclosed=False)
         return True
@@ -133,6 +157,11 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
             attrs["id"] = found.call_id
         if not r.sink.started:
             r.sink.start("tool_call", attrs)
+        if index == len(calls) - 1 and body.arguments.complete:
+            if body.held:  # (read before the call's start)
+                r.sink.out.append(("args", body.held))
+        else:  # the JSON the arguments amount to, at once
+            r.sink.out.append(("args", json.dumps(found.arguments, ensure_ascii=False)))
         finished = ("end", found.arguments, attrs)
         if index < len(calls) - 1:
             r.sink.out.append(finished)

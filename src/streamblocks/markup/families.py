@@ -51,28 +51,40 @@ class Markup:
     ``starts_in_thinking``: the chat template opened thinking in the prompt, so the reply
     begins inside it (only the closer appears). ``tools``: the tools offered, as
     OpenAI-format tool dicts or an object with ``schemas("openai")``; their JSON schemas
-    type the values that a format writes as text.
+    type the values that a format writes as text. ``calls_in_thinking``: a tool call
+    written inside thinking is a call (by default it is thinking text: models draft
+    calls while they think).
     """
 
-    __slots__ = ("family", "schemas", "starts_in_thinking", "tools")
+    __slots__ = ("calls_in_thinking", "family", "schemas", "starts_in_thinking", "tools")
 
-    def __init__(self, family: str, *, starts_in_thinking: bool = False, tools: Any = None):
+    def __init__(
+        self,
+        family: str,
+        *,
+        starts_in_thinking: bool = False,
+        tools: Any = None,
+        calls_in_thinking: bool = False,
+    ):
         self.family = family_name(family)
         self.starts_in_thinking = bool(starts_in_thinking)
+        self.calls_in_thinking = bool(calls_in_thinking)
         self.tools = tools
         self.schemas: ToolSchemas = tool_schemas(tools)
 
     def __repr__(self) -> str:
         extra = ", starts_in_thinking=True" if self.starts_in_thinking else ""
+        extra += ", calls_in_thinking=True" if self.calls_in_thinking else ""
         tools = f", tools=[{len(self.schemas)} tools]" if self.schemas else ""
         return f"Markup({self.family!r}{extra}{tools})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Markup):
             return NotImplemented
-        return (self.family, self.starts_in_thinking, self.schemas) == (
+        return (self.family, self.starts_in_thinking, self.calls_in_thinking, self.schemas) == (
             other.family,
             other.starts_in_thinking,
+            other.calls_in_thinking,
             other.schemas,
         )
 
@@ -96,8 +108,38 @@ _MODEL_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 
-# Templates that always open thinking in the prompt.
-_ALWAYS_THINKING = re.compile(r"deepseek-r1|qwq|thinking-2507")
+TEMPLATE_THINKING: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
+    (r"deepseek-r1", True, ("deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1-0528")),
+    (
+        r"deepseek-v(?:3\.[1-9]|[4-9])",
+        False,
+        ("deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V4-Flash"),
+    ),
+    (r"qwq", True, ("Qwen/QwQ-32B",)),
+    (r"thinking-2507", True, ("Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-235B-A22B-Thinking-2507")),
+    (r"qwen3-coder", False, ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-Coder-Next")),
+    (r"qwen-?(?:3\.[5-9]|[4-9])", True, ("Qwen/Qwen3.5-9B", "Qwen/Qwen3.8-27B", "qwen3.5:9b")),
+    (r"glm-?4\.[0-6]", False, ("zai-org/GLM-4.5", "zai-org/GLM-4.6")),
+    (r"glm-?(?:4\.[7-9]|[5-9])", True, ("zai-org/GLM-4.7", "zai-org/GLM-5.3")),
+    (
+        r"kimi-k2-instruct",
+        False,
+        ("moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Instruct-0905"),
+    ),
+    (r"kimi-k(?:2\.[6-9]|[3-9])", True, ("moonshotai/Kimi-K2.6", "moonshotai/Kimi-K3")),
+)
+"""Chat-template defaults: ``(pattern, opens thinking, model ids)``. The first pattern
+found in the lower-cased model id says whether that model's chat template opens thinking
+in the prompt when the request says nothing; a model no pattern matches opens none."""
+
+_TEMPLATE = re.compile("|".join(f"({pattern})" for pattern, _, _ in TEMPLATE_THINKING))
+
+
+def template_opens_thinking(model_id: str) -> bool:
+    """Whether the chat template of ``model_id`` opens thinking by default."""
+    found = _TEMPLATE.search(model_id.strip().lower())
+    return found is not None and TEMPLATE_THINKING[found.lastindex - 1][1]  # type: ignore[operator]
+
 
 # The opening and closing thinking markers each family's templates write.
 _THINKING_MARKERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -134,9 +176,9 @@ def markup_for(
     ``"Qwen/Qwen3-8B"`` or an Ollama name such as ``"qwen3:8b"``), or ``None`` when no
     family is known for it.
 
-    ``starts_in_thinking`` is read from ``generation_prompt`` when given, else from the
-    model id (models whose templates always open thinking: DeepSeek-R1, QwQ,
-    ``*-Thinking-2507``).
+    ``starts_in_thinking`` is read from ``generation_prompt`` when given, else it is
+    the default of the model's chat template (:data:`TEMPLATE_THINKING`): a client
+    usually knows only the model's name.
     """
     family = model_family(model_id)
     if family is None:
@@ -144,5 +186,5 @@ def markup_for(
     if generation_prompt is not None:
         opened = thinking_is_open(family, generation_prompt)
     else:
-        opened = bool(_ALWAYS_THINKING.search(model_id.lower()))
+        opened = template_opens_thinking(model_id)
     return Markup(family, starts_in_thinking=opened, tools=tools)

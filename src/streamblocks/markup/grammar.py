@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from .scan import EndSpec, Literals
+from .scan import EndSpec, Literals, search
 from .schema import ToolSchemas
 
 
@@ -45,6 +45,10 @@ class CallFormat:
     for its end. ``tail`` is a marker that may follow the closer after blanks and then
     belongs to the call (a ``</tool_call>`` after a bare ``</function>``). ``at_end``:
     the end of the stream closes a body that reads (gpt-oss cuts ``<|call|>``).
+    ``then``: a separator after which another call of the grammar's ``chained`` formats
+    may follow (Llama 3.x's ``;``). ``arguments``: matched at the body's start, ends
+    where the argument object's JSON text begins, for formats that write it as one JSON
+    object (see :mod:`streamblocks.markup.arguments`).
     """
 
     opener: str
@@ -53,6 +57,8 @@ class CallFormat:
     name: re.Pattern[str] | None = None
     tail: str = ""
     at_end: bool = False
+    then: str = ""
+    arguments: re.Pattern[str] | None = None
 
     def spec_for(self, first: str) -> EndSpec | None:
         """How the body that starts with ``first`` ends (``None``: no such body)."""
@@ -64,7 +70,8 @@ class CallFormat:
 
 @dataclass(frozen=True)
 class Section:
-    """Markers around a group of calls; inside, text that is not a call is framing."""
+    """Markers around a group of calls; inside, blanks between calls are framing, other
+    text that is not a call is visible text."""
 
     opener: str
     closer: str
@@ -78,7 +85,8 @@ class Grammar:
     ``thinking``: ``(opener, closer)`` pairs, the first used when the reply starts in
     thinking. ``hidden``: framing markers dropped from visible text (kept in ``raw``).
     ``start``: a call that may begin the reply with no opener (Llama's bare JSON); when
-    its body does not read as a call it is visible text.
+    its body does not read as a call it is visible text. ``chained``: the bare calls
+    that may follow a call's ``then`` separator.
     """
 
     thinking: tuple[tuple[str, str], ...] = ()
@@ -86,6 +94,7 @@ class Grammar:
     sections: tuple[Section, ...] = ()
     hidden: tuple[str, ...] = ()
     start: tuple[CallFormat, ...] = ()
+    chained: tuple[CallFormat, ...] = ()
     marker_chars: str = field(default="", compare=False)
 
     def markers(self) -> set[str]:
@@ -103,7 +112,7 @@ class Tables:
     """What a reader looks for, built once per grammar: the markers of visible text and
     what each starts, the markers inside each section, those a closed block takes."""
 
-    __slots__ = ("actions", "after", "sections", "text", "thinking_closers")
+    __slots__ = ("actions", "after", "call_openers", "sections", "text", "thinking_closers")
 
     def __init__(self, grammar: Grammar) -> None:
         literals = (
@@ -131,6 +140,16 @@ class Tables:
             tails += [section.closer, *(c.tail for c in section.calls)]
         self.after = Literals((*literals, *tails))
         self.thinking_closers = Literals(pair[1] for pair in grammar.thinking)
+        self.call_openers = (
+            *(call.opener for call in grammar.calls),
+            *(section.opener for section in grammar.sections),
+        )
+
+
+@cache
+def with_calls(closers: Literals, openers: tuple[str, ...]) -> Literals:
+    """Thinking's closers and the openers of calls (``calls_in_thinking``)."""
+    return Literals((*closers.literals, *openers))
 
 
 @cache
@@ -164,16 +183,33 @@ def element_call(
         opening = item.match(body, at)
         if opening is None:
             break
-        ends = [
-            (end, closer) for closer in closers if (end := body.find(closer, opening.end())) >= 0
-        ]
-        need(bool(ends), "an argument is not closed")
-        end, closer = min(ends)
+        closing = search(_closers(closers), body, opening.end())
+        need(closing is not None, "an argument is not closed")
+        assert closing is not None
         key = html.unescape(opening.group(1))
-        arguments[key] = value_of(name, key, opening.group(2), body[opening.end() : end])
-        at = end + len(closer)
+        arguments[key] = value_of(
+            name, key, opening.group(2), body[opening.end() : closing.start()]
+        )
+        at = closing.end()
     need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
     return Call(name, arguments)
+
+
+@cache
+def _closers(closers: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, closers)))
+
+
+def arguments_after(head: str) -> re.Pattern[str]:
+    """The :attr:`CallFormat.arguments` pattern of an object that follows ``head`` (a
+    regular expression) and blanks."""
+    return re.compile(f"(?:{head})\\s*(?=\\{{)", re.DOTALL)
+
+
+KEYED_ARGUMENTS = arguments_after(
+    r'\A\s*\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"(?:arguments|parameters)"\s*:'
+)
+"""Where ``arguments`` / ``parameters`` opens in a JSON call (after string members)."""
 
 
 def need(condition: bool, message: str) -> None:

@@ -17,8 +17,8 @@ from typing import Any
 
 from . import calls
 from .attribution import Attribution, Piece
-from .body import AFTER, BODY, BODY_START, SECTION, TEXT, THINK, CallBody
-from .grammar import Grammar, Section, tables
+from .body import AFTER, BODY, BODY_START, LEAD, SECTION, TEXT, THINK, WINDOW, CallBody
+from .grammar import Grammar, Section, tables, with_calls
 from .scan import Literals
 from .schema import ToolSchemas
 
@@ -35,11 +35,13 @@ class Reader:
         starts_in_thinking: bool = False,
         at_reply_start: bool = True,
         region: bool = False,
+        calls_in_thinking: bool = False,
     ) -> None:
         self.grammar = grammar
         self.schemas = schemas
         self.region = region
         self.examined = 0  # characters the steps looked at (re-reads included), for tests
+        self.work = 0  # characters the parses of call bodies looked at
         self.sink = Attribution(region=region)
         self._held = ""
         self._section: Section | None = None
@@ -48,11 +50,16 @@ class Reader:
         self.blank = ""  # blanks held at the end of thinking / after a closer
         self.finished: Piece | None = None  # the end of a block, waiting for what follows
         self.replay = ""  # text to read again (a reply-start body that is no call)
+        self.chain = ""  # after this separator, another bare call may follow
+        self.gap = ""  # blanks in a section, framing unless text follows
+        self.calls_in_thinking = calls_in_thinking
+        self._resume = False  # thinking goes on after the call written inside it
         self._tables = tables(grammar)
-        self._think_literals: Literals = self._tables.thinking_closers
+        self._closers: Literals = self._tables.thinking_closers
+        self._think_literals = self._closers
         self.mode = TEXT
         if starts_in_thinking and grammar.thinking:
-            self._start_thinking()
+            self.mode = LEAD
         elif at_reply_start and grammar.start:
             self.mode = BODY_START
 
@@ -110,8 +117,14 @@ class Reader:
 
     def _finish(self, held: str, cut: bool) -> None:
         mode = self.mode
+        if mode == LEAD:
+            self._start_thinking()
+            mode = THINK
         if mode == BODY or (mode == BODY_START and self.body is not None):
             calls.body_ended(self, held, cut)
+        elif mode == BODY_START:  # a chain's separator with no call after it: text
+            pending, self.sink.pending = "".join(self.sink.pending), []
+            self.sink.text(pending + held)
         elif mode == THINK:
             self._thinking(held)
             self.sink.mark(self.blank)
@@ -119,9 +132,12 @@ class Reader:
         elif mode == AFTER:
             self.close_after(held)
         elif mode == SECTION:
-            self.sink.pending.append(held)
+            self._section_text(held)
         else:
             self.sink.text(held)
+        if self.gap:  # blanks at the end of an unclosed section
+            gap, self.gap = self.gap, ""
+            self.sink.shown(gap)
         if self.replay:  # a reply-start body that is no call, read again as text
             replay, self.replay = self.replay, ""
             self._read(replay)
@@ -143,6 +159,8 @@ class Reader:
                 j = self._in_section(buf, i)
             elif mode == AFTER:
                 j = self._after(buf, i)
+            elif mode == LEAD:
+                j = self._in_lead(buf, i)
             else:
                 j = calls.body_start(self, buf, i)
             if j < 0:
@@ -191,7 +209,7 @@ class Reader:
         kind, what = self._tables.actions[marker]
         self.sink.pending.append(marker)
         if kind == "think":
-            self._think_literals = what
+            self._closers = self._think_literals = what
             self._start_thinking()
         elif kind == "call":
             calls.start_call(self, what)
@@ -205,13 +223,43 @@ class Reader:
         self._lead, self.blank = True, ""
         self.sink.start("thinking", {})
         self.mode = THINK
+        if self.calls_in_thinking:
+            self._think_literals = with_calls(self._closers, self._tables.call_openers)
+
+    def _in_lead(self, buf: str, i: int) -> int:
+        """The reply starts inside thinking unless its first marker says otherwise: a
+        thinking opener is dropped (the model wrote it again), a call's, a section's or
+        a framing marker shows that thinking was not open after all."""
+        j = calls.skip_blanks(buf, i)
+        if j == len(buf) and j - i < WINDOW:
+            return self.hold(i)
+        literals = self._tables.text
+        if buf[j:] in literals.prefixes:
+            return self.hold(i)
+        found = literals.pattern.match(buf, j) if literals.pattern is not None else None
+        marker = found.group() if found is not None else ""
+        if marker and self._tables.actions[marker][0] != "think":
+            self.mode = BODY_START if self.grammar.start else TEXT
+            return i
+        self._start_thinking()
+        if marker:
+            self.sink.mark(buf[i : j + len(marker)])
+            return j + len(marker)
+        return i
 
     def _in_thinking(self, buf: str, i: int) -> int:
         found = self._until(self._think_literals, buf, i, self._thinking)
         if isinstance(found, int):
             return found
-        self.sink.mark(self.blank + found.group())
+        marker = found.group()
+        self.sink.mark(self.blank + (marker if marker in self._closers.literals else ""))
         self.blank = ""
+        if marker not in self._closers.literals:  # calls_in_thinking: a call opens
+            self._end_thinking()
+            self._resume = True
+            self._marker(marker)
+            return int(found.end())
+        self._resume = False
         self.finished = ("end", None, {})
         self.mode = AFTER
         return int(found.end())
@@ -259,6 +307,13 @@ class Reader:
             if self._section is not None and marker == self._section.closer:
                 self._section = None
             return found.end()
+        then = self.body.call.then if self.body is not None else ""
+        if then and buf.startswith(then, j):  # another call may follow the separator
+            blank, self.blank = self.blank, ""
+            self.close_after("")
+            self.sink.pending.append(blank)
+            self.chain, self.mode = then, BODY_START
+            return j
         self.close_after("")
         return j
 
@@ -280,30 +335,51 @@ class Reader:
         assert finished is not None
         self.sink.out.append(finished)
         self.finished = None
-        was_call = self.sink.kind == "tool_call"
         self.reset()
-        if self._section is not None and was_call:
-            self.sink.pending.append(blank + held)
+        if self.mode == SECTION:
+            self._section_text(blank + held)
+        elif self.mode == THINK:
+            self._thinking(blank + held)
         else:
             self.sink.text(blank + held)
 
     def reset(self) -> None:
+        """A block ended: back to the section, the thinking or the text around it."""
+        was_call = self.sink.kind == "tool_call"
         self.sink.kind, self.sink.started, self.body = "", False, None
-        self.mode = SECTION if self._section is not None else TEXT
+        if self._section is not None:
+            self.mode = SECTION
+        elif was_call and self._resume:
+            self._start_thinking()
+        else:
+            self.mode = TEXT
 
     # -- sections
 
     def _in_section(self, buf: str, i: int) -> int:
         section = self._section
         assert section is not None
-        found = self._until(self._tables.sections[section.opener], buf, i, self.sink.pending.append)
+        found = self._until(self._tables.sections[section.opener], buf, i, self._section_text)
         if isinstance(found, int):
             return found
         marker = found.group()
-        self.sink.pending.append(marker)
+        self.sink.pending.append(self.gap + marker)
+        self.gap = ""
         if marker == section.closer:
             self._section = None
-            self.mode = TEXT
+            if self._resume:
+                self._start_thinking()
+            else:
+                self.mode = TEXT
         else:
             calls.start_call(self, next(c for c in section.calls if c.opener == marker))
         return int(found.end())
+
+    def _section_text(self, text: str) -> None:
+        """Text in a section: blanks are framing when a marker follows them; other text
+        is visible (only the named markers are hidden)."""
+        body = text.rstrip()
+        if body:
+            self.sink.shown(self.gap + body)
+            self.gap = ""
+        self.gap += text[len(body) :]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 
@@ -215,3 +216,36 @@ def _next_special(text: str, i: int, quote: str) -> int:
         pattern = _SPECIALS[quote] = re.compile(f"[\\\\{re.escape(quote)}]")
     found = pattern.search(text, i)
     return found.start() if found is not None else -1
+
+
+class Meter:
+    """The characters a body's parse looks at beyond one pass over it, so that
+    ``Session.examined`` counts the parse's work too and the linear-work tests see a
+    parse that reads a body again and again."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+
+METER: ContextVar[Meter | None] = ContextVar("streamblocks_markup_meter", default=None)
+
+
+def find(text: str, sub: str, start: int, end: int | None = None) -> int:
+    """``text.find(sub, start, end)``, counted by the current :class:`Meter`."""
+    stop = len(text) if end is None else end
+    at = text.find(sub, start, stop)
+    meter = METER.get()
+    if meter is not None:
+        meter.count += (at + len(sub) if at >= 0 else stop) - start
+    return at
+
+
+def search(pattern: re.Pattern[str], text: str, start: int) -> re.Match[str] | None:
+    """``pattern.search(text, start)``, counted by the current :class:`Meter`."""
+    found = pattern.search(text, start)
+    meter = METER.get()
+    if meter is not None:
+        meter.count += (found.end() if found is not None else len(text)) - start
+    return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -188,8 +189,17 @@ def check_literal(tree: ast.AST) -> Any:
 
 
 def _lists(value: Any) -> Any:
+    """``value`` as JSON holds it (tuples become lists); ``ValueError`` for what JSON
+    cannot hold (``...``, bytes, complex and non-finite numbers, keys other than
+    strings), so such a call never reaches a message that fails to serialise."""
     if isinstance(value, (list, tuple)):
         return [_lists(item) for item in value]
     if isinstance(value, dict):
+        if not all(isinstance(key, str) for key in value):
+            raise ValueError("not a JSON value: a key that is not a string")
         return {key: _lists(item) for key, item in value.items()}
-    return value
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    raise ValueError(f"not a JSON value: {value!r:.40}")

@@ -65,19 +65,21 @@ class MarkupSyntax(InlineSyntax):
             starts_in_thinking=at_start and markup.starts_in_thinking,
             at_reply_start=at_start,
             region=True,
+            calls_in_thinking=markup.calls_in_thinking,
         )
 
 
 class MarkupRegion(InlineReader):
     """A region of the scanner, read by a markup :class:`Reader`."""
 
-    __slots__ = ("_given", "_initial", "_kind", "reader")
+    __slots__ = ("_given", "_initial", "_kind", "_work", "reader")
 
     def __init__(self, reader: Reader, *, initial: bool = False) -> None:
         self.reader = reader
         self._given = 0  # characters handed over before the current call
         self._initial = initial
         self._kind = ""
+        self._work = 0  # the reader's parse work reported so far
 
     def read(self, text: str, start: int, stop: int, out: InlineOut) -> int:
         before = self._given
@@ -90,20 +92,31 @@ class MarkupRegion(InlineReader):
                 out.content(len(delta))
             return GO_ON
         self._apply(reader.feed(piece), out)
+        if reader.work != self._work:
+            out.work(reader.work - self._work)
+            self._work = reader.work
         if not reader.ended:
             return GO_ON
-        if self._initial and before == 0 and reader.attributed == 0 and not out.block_open:
+        if self._initial and reader.attributed == 0 and not out.block_open:
             return NOT_MINE  # the reply does not start with this format
         return max(start, start + reader.attributed - before)
 
     def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:
-        self._apply(self.reader.finish(cut=stop_reason is StopReason.max_tokens), out)
+        reader = self.reader
+        self._apply(reader.finish(cut=stop_reason is StopReason.max_tokens), out)
+        if reader.work != self._work:
+            out.work(reader.work - self._work)
+            self._work = reader.work
 
     def _apply(self, pieces: list[Piece], out: InlineOut) -> None:
         for piece in pieces:
             tag = piece[0]
             if tag == "marker":
                 out.marker(len(piece[1]))
+            elif tag == "text":
+                out.text(len(piece[1]))
+            elif tag == "args":
+                out.stream(piece[1])
             elif tag == "content":
                 out.content(len(piece[1]))
             elif tag == "hide":

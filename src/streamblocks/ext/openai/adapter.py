@@ -140,11 +140,24 @@ class OpenAIInputAdapter(ProviderAdapter):
     _thinking_open: bool
     _open_tools: dict[Hashable, None]
     _refused: bool
+    _calls: dict[Any, tuple[Any, int]]
 
     def _reset(self) -> None:
         self._thinking_open = False
         self._open_tools = {}
         self._refused = False
+        self._calls = {}  # a tool call's index → its id and how many calls it had
+
+    def _call_key(self, index: Any, call_id: Any) -> Hashable:
+        """The key of the call a piece at ``index`` belongs to: a new call when the id
+        changes at the same index (Groq and some compatible servers send parallel calls
+        all at index 0, each with its own id)."""
+        known = self._calls.get(index)
+        if known is None:
+            known = self._calls[index] = (call_id, 0)
+        elif call_id and call_id != known[0]:
+            known = self._calls[index] = (call_id, known[1] + 1 if known[0] else known[1])
+        return ("tool_call", index, known[1])
 
     def matches(self, event: Any) -> bool:
         try:
@@ -214,10 +227,11 @@ class OpenAIInputAdapter(ProviderAdapter):
                     passthrough = True
                 for call in field(delta, "tool_calls") or ():
                     function = field(call, "function")
+                    call_id = field(call, "id")
                     self._tool_piece(
                         natives,
-                        ("tool_call", field(call, "index") or 0),
-                        field(call, "id"),
+                        self._call_key(field(call, "index") or 0, call_id),
+                        call_id,
                         field(function, "name") if function is not None else None,
                         field(function, "arguments") if function is not None else None,
                     )

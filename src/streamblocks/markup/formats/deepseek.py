@@ -8,7 +8,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, Section, element_call, json_object, need
+from ..grammar import (
+    Call,
+    CallFormat,
+    Grammar,
+    Section,
+    arguments_after,
+    element_call,
+    json_object,
+    need,
+)
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
 
@@ -37,6 +46,7 @@ V3_CALL = CallFormat(
     "<｜tool▁call▁begin｜>",
     EndSpec(closers=("<｜tool▁call▁end｜>",), strings='"'),
     _v3_call,
+    arguments=arguments_after(r"\A[^<]*<｜tool▁sep｜>(?:[^\n{`]*\n\s*```(?:json)?)?"),
 )
 V3_SECTIONS = tuple(
     Section(f"<｜tool{s}calls{s}begin｜>", f"<｜tool{s}calls{s}end｜>", (V3_CALL,)) for s in "▁_"

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ..grammar import Call, CallFormat, Grammar, need
-from ..scan import EndSpec
+from ..scan import EndSpec, find
 from ..schema import ToolSchemas, property_schema, typed
 
 _KEY = re.compile(r"\s*<arg_key>")
@@ -20,12 +20,12 @@ def _call(body: str, schemas: ToolSchemas) -> list[Call]:
     arguments: dict[str, Any] = {}
     at = len(body) if first < 0 else first
     while (key := _KEY.match(body, at)) is not None:
-        key_end = body.find("</arg_key>", key.end())
+        key_end = find(body, "</arg_key>", key.end())
         need(key_end >= 0, "an argument name is not closed")
         value = _VALUE.match(body, key_end + len("</arg_key>"))
         need(value is not None, "an argument has no <arg_value>")
         assert value is not None
-        end = body.find("</arg_value>", value.end())
+        end = find(body, "</arg_value>", value.end())
         # the last value may lack its </arg_value> (the stream ended on </tool_call>)
         text = body[value.end() : end] if end >= 0 else body[value.end() :]
         name_of_key = body[key.end() : key_end].strip()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..grammar import Call, CallFormat, Grammar, json_object, need
+from ..grammar import Call, CallFormat, Grammar, arguments_after, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas
 
@@ -34,7 +34,10 @@ def _call(body: str, schemas: ToolSchemas) -> list[Call]:
 
 
 def _calls(opener: str) -> CallFormat:
-    return CallFormat(opener, _END, _call, name=_NAME, at_end=True)
+    return CallFormat(opener, _END, _call, name=_NAME, at_end=True, arguments=_ARGUMENTS)
+
+
+_ARGUMENTS = arguments_after(r"\A[^<]*(?:<\|(?!message\|)[^|]*\|>[^<]*)*<\|message\|>")
 
 
 HARMONY = Grammar(

@@ -8,7 +8,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, Section, element_call, json_object, need
+from ..grammar import (
+    Call,
+    CallFormat,
+    Grammar,
+    Section,
+    arguments_after,
+    element_call,
+    json_object,
+    need,
+)
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
 
@@ -29,6 +38,7 @@ K2_CALL = CallFormat(
     EndSpec(closers=("<|tool_call_end|>",), strings='"'),
     _k2_call,
     name=re.compile(r"\A\s*(?P<id>(?:functions\.)?(?P<name>[^\s:<]+):\d+)(?=[\s<])"),
+    arguments=arguments_after(r"\A[^<]*<\|tool_call_argument_begin\|>"),
 )
 K2_SECTIONS = tuple(
     Section(f"<|tool_{s}_section_begin|>", f"<|tool_{s}_section_end|>", (K2_CALL,))

@@ -10,7 +10,7 @@ import ast
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, json_object, need
+from ..grammar import KEYED_ARGUMENTS, Call, CallFormat, Grammar, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas, check_literal
 
@@ -56,14 +56,21 @@ _JSON_NAME = re.compile(
     r'\A\s*\{\s*(?:"type"\s*:\s*"function"\s*,\s*)?"name"\s*:\s*"(?P<name>[^"\\]+)"'
 )
 _PYTHONIC_NAME = re.compile(r"\A\s*(?:\[\s*)?(?P<name>[A-Za-z_][\w.]*)\s*\(")
-START = (
-    CallFormat("", {"{": _JSON}, _json_call, name=_JSON_NAME),
-    CallFormat("", {"[": _PYTHONIC}, _pythonic, name=_PYTHONIC_NAME),
+JSON_CALL = CallFormat(
+    "", {"{": _JSON}, _json_call, name=_JSON_NAME, then=";", arguments=KEYED_ARGUMENTS
 )
+START = (JSON_CALL, CallFormat("", {"[": _PYTHONIC}, _pythonic, name=_PYTHONIC_NAME))
 
 LLAMA = Grammar(
     calls=(
-        CallFormat("<|python_tag|>", _JSON, _json_call, name=_JSON_NAME),
+        CallFormat(
+            "<|python_tag|>",
+            _JSON,
+            _json_call,
+            name=_JSON_NAME,
+            then=";",
+            arguments=KEYED_ARGUMENTS,
+        ),
         CallFormat(
             "<|python_start|>",
             EndSpec(closers=("<|python_end|>",), strings="\"'"),
@@ -73,4 +80,5 @@ LLAMA = Grammar(
     ),
     hidden=("<|eom_id|>", "<|eot_id|>"),
     start=START,
+    chained=(JSON_CALL,),
 )

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, json_object, need
+from ..grammar import Call, CallFormat, Grammar, arguments_after, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas
 
@@ -55,6 +55,9 @@ TOOL_CALLS = CallFormat(
     name=re.compile(
         r'\A\s*(?:\[\s*\{\s*"name"\s*:\s*"(?P<name>[^"\\]+)"'
         r"|(?P<name2>[^\s\[\]{}\"]+)\s*(?:\[CALL_ID\]\s*(?P<id>[^\s\[\]{}]+)\s*)?\[ARGS\])"
+    ),
+    arguments=arguments_after(
+        r"\A\s*[^\s\[\]{}]+\s*(?:\[CALL_ID\]\s*[^\s\[\]{}]+\s*)?(?:\[ARGS\])?"
     ),
 )
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, json_object, need
-from ..scan import EndSpec
+from ..grammar import KEYED_ARGUMENTS, Call, CallFormat, Grammar, json_object, need
+from ..scan import EndSpec, find, search
 from ..schema import ToolSchemas, property_schema, typed
 
 _FUNCTION = re.compile(r"\s*<function=([^>\n]+)>")
@@ -51,15 +51,15 @@ def coder_call(body: str, schemas: ToolSchemas) -> Call:
     arguments: dict[str, Any] = {}
     at = 0
     while True:
-        found = _PARAMETER.search(rest, at)
+        found = search(_PARAMETER, rest, at)
         if found is None:
             need(not rest[at:].strip(), f"text outside a parameter: {rest[at:].strip()!r}")
             break
         need(not rest[at : found.start()].strip(), "text between parameters")
         key, start = found.group(1).strip(), found.end()
-        close = _value_end(rest, start)
-        following = _LINE_PARAMETER.search(rest, start)
-        if close < 0 or (following is not None and following.start() < close):
+        following = search(_LINE_PARAMETER, rest, start)
+        close = _value_end(rest, start, following.start() if following is not None else len(rest))
+        if close < 0:
             end = following.start() if following is not None else len(rest)
             at = end + 1 if following is not None else end
         else:
@@ -69,15 +69,17 @@ def coder_call(body: str, schemas: ToolSchemas) -> Call:
     return Call(name, arguments)
 
 
-def _value_end(text: str, start: int) -> int:
-    """Where the value starting at ``start`` ends: the first ``</parameter>`` followed
-    by another parameter or the end of the call (one written inside the value is
-    text); -1 when there is none."""
-    close = text.find(_PARAMETER_END, start)
+def _value_end(text: str, start: int, stop: int) -> int:
+    """Where the value starting at ``start`` ends, before ``stop`` (the next parameter
+    on its own line): the first ``</parameter>`` followed by another parameter or the
+    end of the call (one written inside the value is text); -1 when there is none.
+    Each character is looked at once, so a body of many parameters reads in linear
+    time."""
+    close = find(text, _PARAMETER_END, start, stop)
     while close >= 0:
         if _VALUE_FOLLOWER.match(text, close + len(_PARAMETER_END)):
             return close
-        close = text.find(_PARAMETER_END, close + 1)
+        close = find(text, _PARAMETER_END, close + 1, stop)
     return -1
 
 
@@ -112,6 +114,7 @@ TOOL_CALL = CallFormat(
     },
     _tool_call,
     name=_NAME,
+    arguments=KEYED_ARGUMENTS,
 )
 
 BARE_FUNCTION = CallFormat(
