@@ -32,8 +32,9 @@ class StreamBlockProcessor:
     ``"text"`` (default), ``"error"`` (a ``BLOCK_ERROR`` with ``UNKNOWN_TYPE``) or
     ``"block"`` (a generic, unvalidated block); or a mapping from syntax name to one of
     them, ``"*"`` for the others (``{"xml": "text", "*": "block"}``: unregistered HTML
-    stays text, unknown ``!!`` types and gadget calls are generic blocks). With ``code_aware`` (default), fenced
-    code the model shows is visible text in which no marker is recognised.
+    stays text, unknown ``!!`` types and gadget calls are generic blocks). With
+    ``code_aware`` (default), fenced code the model shows is visible text in which no
+    marker is recognised.
     ``transforms`` are :mod:`delta transforms <streamblocks.transforms>` applied, in
     order, to every stream's events after block extraction (a transform with
     ``for_stream()`` gets a fresh instance per stream). ``abort_on`` (error codes and/or

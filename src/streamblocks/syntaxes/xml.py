@@ -43,7 +43,10 @@ _SPACE = frozenset(" \t\r\n")
 _UNQUOTED_STOP = frozenset(" \t\r\n>\"'=<`")
 _NAME_RUN = re.compile(r"[A-Za-z0-9_.:\-]*")
 HTML_VOID_ELEMENTS = frozenset(
-    ["area", "base", "br", "col", "embed", "hr", "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr"]
+    [
+        *("area", "base", "br", "col", "embed", "hr", "img", "input"),
+        *("keygen", "link", "meta", "param", "source", "track", "wbr"),
+    ]
 )
 """HTML elements that never have a closing tag: one of these names is a block only when
 it is registered (``unknown="block"`` would otherwise open a block that never ends)."""
@@ -351,8 +354,9 @@ class XMLTagSyntax(InlineSyntax):
     Only registered tags are blocks; everything else that looks like markup stays
     visible text. With ``unknown="block"`` (or ``"error"``) an unregistered tag is a
     generic block too, except an HTML void element (``img``, ``br``, ``hr``, ``input``,
-    ``meta``, ``link``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content of a block is the text between its tags (a ``str``, or
-    the ``content`` model's instance); its attributes (entities decoded, in the order
+    ``meta``, ``link``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content
+    of a block is the text between its tags (a ``str``, or the ``content`` model's
+    instance); its attributes (entities decoded, in the order
     written) are ``BlockStart.attrs``/``Block.attrs`` and the metadata mapping, and an
     ``id`` attribute is the block id.
 
