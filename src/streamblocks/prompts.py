@@ -112,6 +112,8 @@ def constraints(field: FieldInfo) -> list[str]:
     if "pattern" in found:
         words.append(f"matching the regular expression {found['pattern']}")
     members = _enum_values(field.annotation)
+    if not members and isinstance(field.default, Enum):  # an annotation not resolved yet
+        members = [member.value for member in type(field.default)]
     if members:
         words.append("one of " + ", ".join(_literal(value) for value in members))
     return words
@@ -159,6 +161,8 @@ def type_name(annotation: Any, depth: int = 0) -> str:
     levels deep)."""
     if annotation is None or annotation is type(None):
         return "None"
+    if isinstance(annotation, typing.ForwardRef):  # a name pydantic could not resolve
+        return annotation.__forward_arg__
     origin = get_origin(annotation)
     args = get_args(annotation)
     if origin is typing.Annotated:
