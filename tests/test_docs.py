@@ -116,3 +116,35 @@ def test_cli_extract_json(tmp_path: Path) -> None:
     )
     assert missing.returncode == 2
     assert "cannot read" in missing.stderr
+
+
+def test_no_page_includes_files_with_snippet_lines() -> None:
+    """Read directly (on a forge, in an editor) a ``--8<--`` line shows as itself: the
+    pages hold the literal code, kept equal to the files by the test below."""
+    assert [str(p.relative_to(ROOT)) for p in PAGES if "--8<--" in p.read_text("utf-8")] == []
+
+
+def test_the_markup_page_holds_the_example_and_its_output_as_they_are() -> None:
+    page = (ROOT / "docs" / "markup.md").read_text("utf-8")
+    example = page.split("## Example", 1)[1]
+    code = example.split("```{.python .no-format}\n", 1)[1].split("```", 1)[0]
+    printed = example.split("```text\n", 1)[1].split("```", 1)[0]
+    assert code == (ROOT / "examples" / "markup_qwen.py").read_text("utf-8")
+    assert printed == (ROOT / "examples" / "markup_qwen.out").read_text("utf-8")
+
+
+def test_agui_example_without_the_agui_extra_says_so_in_one_line() -> None:
+    example = ROOT / "examples" / "agui_fastapi" / "main.py"
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['ag_ui'] = None  # a core install: import ag_ui -> ModuleNotFoundError\n"
+        f"runpy.run_path({str(example)!r}, run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        "examples/agui_fastapi needs the [agui] extra (ag_ui is not installed): "
+        "from the checkout run  pip install '.[agui]'\n"
+    )

@@ -101,8 +101,15 @@ class Reader:
     ) -> Iterator[Record]:
         """:meth:`events` as records (the ``--json`` objects) naming their ``source``.
         ``on_bytes`` hears how many bytes have been read, after each record."""
+        from ..markup.families import MarkupHint  # (here: the command starts without it)
+
+        hint = MarkupHint() if self.options.markup is None else None
         for source, event in self.events(path, warn):
             record = event_dict(event)
+            if hint is not None and record["type"] == "TEXT_DELTA":
+                found = hint.feed(record["text"])
+                if found is not None:
+                    warn(f"{source.name}: {found}")
             record["source"] = source.name
             yield record
             if on_bytes is not None and source.reader is not None:
