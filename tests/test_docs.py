@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+DEADLINE = 300
+"""Seconds an example gets: long for a loaded machine, and only spent on failure."""
 SNIPPET = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -48,7 +50,7 @@ def test_example_runs_offline(example: Path) -> None:
         [sys.executable, str(example)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
         cwd=example.parent,
         env=env,
     )
@@ -71,7 +73,7 @@ def test_agui_example_without_fastapi() -> None:
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
         cwd=example.parent,
         env=env,
     )
@@ -86,7 +88,7 @@ def test_cli_demo_runs_offline() -> None:
         [sys.executable, "-m", "streamblocks", "demo", "--delay", "0", "--hide-text"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     assert done.returncode == 0, done.stderr
@@ -102,7 +104,7 @@ def test_cli_extract_json(tmp_path: Path) -> None:
         [sys.executable, "-m", "streamblocks", "extract", str(source), "--json", "--strict"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
     )
     assert done.returncode == 1
     lines = done.stdout.splitlines()
@@ -112,7 +114,7 @@ def test_cli_extract_json(tmp_path: Path) -> None:
         [sys.executable, "-m", "streamblocks", "extract", str(tmp_path / "nope.txt")],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
     )
     assert missing.returncode == 2
     assert "cannot read" in missing.stderr
@@ -141,7 +143,7 @@ def test_agui_example_without_the_agui_extra_says_so_in_one_line() -> None:
         f"runpy.run_path({str(example)!r}, run_name='__main__')\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=DEADLINE, cwd=ROOT
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
