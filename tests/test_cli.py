@@ -175,7 +175,7 @@ def test_registry_from_file_and_module(tmp_path: Path, capsys: Any) -> None:
         ("nocolon", "wants FILE.py:NAME"),
         ("missing_file.py:registry", "no such file"),
         ("streamblocks:__version__", "not a BlockRegistry"),
-        ("no_such_module_xyz:registry", "cannot load registry"),
+        ("no_such_module_xyz:registry", "no module 'no_such_module_xyz' in the current folder"),
     ],
 )
 def test_bad_registry(spec: str, message: str, capsys: Any) -> None:

@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+DEADLINE = 300
+"""Seconds an example gets: long for a loaded machine, and only spent on failure."""
 SNIPPET = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -48,7 +50,7 @@ def test_example_runs_offline(example: Path) -> None:
         [sys.executable, str(example)],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
         cwd=example.parent,
         env=env,
     )
@@ -71,7 +73,7 @@ def test_agui_example_without_fastapi() -> None:
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
         cwd=example.parent,
         env=env,
     )
@@ -86,7 +88,7 @@ def test_cli_demo_runs_offline() -> None:
         [sys.executable, "-m", "streamblocks", "demo", "--delay", "0", "--hide-text"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
     assert done.returncode == 0, done.stderr
@@ -102,7 +104,7 @@ def test_cli_extract_json(tmp_path: Path) -> None:
         [sys.executable, "-m", "streamblocks", "extract", str(source), "--json", "--strict"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
     )
     assert done.returncode == 1
     lines = done.stdout.splitlines()
@@ -112,7 +114,39 @@ def test_cli_extract_json(tmp_path: Path) -> None:
         [sys.executable, "-m", "streamblocks", "extract", str(tmp_path / "nope.txt")],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=DEADLINE,
     )
     assert missing.returncode == 2
     assert "cannot read" in missing.stderr
+
+
+def test_no_page_includes_files_with_snippet_lines() -> None:
+    """Read directly (on a forge, in an editor) a ``--8<--`` line shows as itself: the
+    pages hold the literal code, kept equal to the files by the test below."""
+    assert [str(p.relative_to(ROOT)) for p in PAGES if "--8<--" in p.read_text("utf-8")] == []
+
+
+def test_the_markup_page_holds_the_example_and_its_output_as_they_are() -> None:
+    page = (ROOT / "docs" / "markup.md").read_text("utf-8")
+    example = page.split("## Example", 1)[1]
+    code = example.split("```{.python .no-format}\n", 1)[1].split("```", 1)[0]
+    printed = example.split("```text\n", 1)[1].split("```", 1)[0]
+    assert code == (ROOT / "examples" / "markup_qwen.py").read_text("utf-8")
+    assert printed == (ROOT / "examples" / "markup_qwen.out").read_text("utf-8")
+
+
+def test_agui_example_without_the_agui_extra_says_so_in_one_line() -> None:
+    example = ROOT / "examples" / "agui_fastapi" / "main.py"
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['ag_ui'] = None  # a core install: import ag_ui -> ModuleNotFoundError\n"
+        f"runpy.run_path({str(example)!r}, run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=DEADLINE, cwd=ROOT
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr == (
+        "examples/agui_fastapi needs the [agui] extra (ag_ui is not installed): "
+        "from the checkout run  pip install '.[agui]'\n"
+    )

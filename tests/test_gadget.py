@@ -638,8 +638,8 @@ def test_system_prompt_lists_gadgets_with_argument_schemas() -> None:
     assert "argument fields: operation (Literal['add', 'multiply']); a (int); b (int)" in prompt
     assert "- Search: Web search." in prompt
     assert "query (str): what to look for" in prompt
-    assert "limit (int, optional)" in prompt
-    assert "filters (Address: {street (str); zip (str)} | None, optional)" in prompt
+    assert "limit (int, optional, default 10)" in prompt
+    assert "filters (Address: {street (str); zip (str)} | None, optional, default null)" in prompt
     assert "hidden" not in prompt
     assert prompt.index("Calculator") < prompt.index("Search")
 

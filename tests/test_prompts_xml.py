@@ -78,7 +78,9 @@ def test_models_show_fields_and_schema() -> None:
     prompt = registry.system_prompt()
     lines = prompt.splitlines()
     assert lines[1] == "- <citation>: A quote."
-    assert lines[2] == ("  Attributes: url (str): The source URL.; page (int | None, optional)")
+    assert lines[2] == (
+        "  Attributes: url (str): The source URL.; page (int | None, optional, default null)"
+    )
     assert lines[3] == "- <plan>: A plan."
     assert lines[4] == "  Content: steps (list[str]): What to do, in order."
     assert lines[5].startswith("  JSON schema: ")

@@ -19,12 +19,15 @@ import sys
 import textwrap
 from typing import Any
 
+import pytest
+
 import streamblocks
 
 # module.attribute -> the operations the code applies ("match" covers match at an
 # offset, "search" covers search/finditer/sub over a whole text).
 USES: dict[str, tuple[str, ...]] = {
     "streamblocks.cli.inputs._ARRAY_OF_OBJECTS": ("match",),
+    "streamblocks.sse._LINE_END": ("search",),
     "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
     "streamblocks.syntaxes.arguments._INT": ("fullmatch",),
     "streamblocks.syntaxes.arguments._FLOAT": ("fullmatch",),
@@ -143,6 +146,7 @@ AUDIT = textwrap.dedent(
 )
 
 
+@pytest.mark.slow  # timed: a busy 2-core host makes any timing noise (`pytest -m slow`)
 def test_no_pattern_backtracks_catastrophically() -> None:
     import json
 

@@ -193,7 +193,7 @@ def test_misuse_raises() -> None:
 def test_gadget_calls_run_the_same_way() -> None:
     registry = TOOLS.register(BlockRegistry(), output=Point)
     prompt = TOOLS.prompt(output=Point)
-    assert "!!!GADGET_START:add" in prompt and "a (int); b (int, optional)" in prompt
+    assert "!!!GADGET_START:add" in prompt and "a (int); b (int, optional, default 1)" in prompt
     assert f"- {FINISH_TOOL}:" in prompt
     text = (
         "Adding.\n!!!GADGET_START:add\n!!!ARG:a\n2\n!!!ARG:b\nthree\n!!!GADGET_END\n"

@@ -27,11 +27,20 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Literal
 
-from ag_ui.core import Event, RunAgentInput
 from pydantic import BaseModel, TypeAdapter
 
 from streamblocks import BlockRegistry, StreamBlockProcessor
-from streamblocks.ext.agui import SSE_MEDIA_TYPE, AGUIOutputAdapter, asse_body
+
+try:
+    from ag_ui.core import Event, RunAgentInput
+
+    from streamblocks.ext.agui import SSE_MEDIA_TYPE, AGUIOutputAdapter, asse_body
+except ModuleNotFoundError as missing:  # a core install: say which extra, not a traceback
+    package = (missing.name or "ag_ui").split(".")[0]
+    raise SystemExit(
+        f"examples/agui_fastapi needs the [agui] extra ({package} is not installed): "
+        "from the checkout run  pip install '.[agui]'"
+    ) from None
 
 HERE = Path(__file__).resolve().parent
 

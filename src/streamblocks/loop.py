@@ -56,6 +56,7 @@ from .step import (
     classify,
     failed_call,
     passthrough_block,
+    set_aside_ran_calls,
     take_output,
     tool_call_of,
 )
@@ -125,7 +126,12 @@ def _thinking_callback(callback: Callback) -> Callback:
 class _Folder:
     """Folds events into a :class:`StepResult`, calling the callbacks on the way."""
 
-    def __init__(self, callbacks: Mapping[str, Any], output: type[BaseModel] | None) -> None:
+    def __init__(
+        self,
+        callbacks: Mapping[str, Any],
+        output: type[BaseModel] | None,
+        stop_reason: StopReason | str | None = None,
+    ) -> None:
         unknown = set(callbacks) - set(CALLBACKS)
         if unknown:
             raise TypeError(f"unknown callback(s): {', '.join(sorted(unknown))}")
@@ -138,7 +144,9 @@ class _Folder:
         if "on_thinking" in self.callbacks:
             self.callbacks["on_thinking"] = _thinking_callback(self.callbacks["on_thinking"])
         self.output = output
+        self.stop_reason = None if stop_reason is None else StopReason(stop_reason)
         self.result = StepResult()
+        self._results: dict[str, Block] = {}  # tool_result blocks by call id
         self._text: list[str] = []
         self._thinking: list[str] = []
         self._native_open: dict[str, str] = {}
@@ -198,6 +206,7 @@ class _Folder:
         elif isinstance(event, StreamFinished):
             self._finished = event
             result.stop_reason = event.stop_reason
+            result.stop_named = event.stop_named
             result.usage = event.usage
             result.session_id = event.session_id or result.session_id
             result.run_id = event.run_id or result.run_id
@@ -221,6 +230,10 @@ class _Folder:
             self._call("on_thinking", "", True)
         if block.syntax == "native":
             result.native_blocks.append(block)
+            if block.type == "tool_result":
+                call_id = block.attrs.get("tool_call_id")
+                if isinstance(call_id, str):
+                    self._results.setdefault(call_id, block)
             converted = self._converter.convert(block)
             if isinstance(converted, ThinkingBlock):  # its id: a Responses reasoning item's
                 converted = converted.model_copy(update={"id": block.id})
@@ -263,6 +276,9 @@ class _Folder:
         result.sub_agents = self._sub_agents.roots
         result.message = self._message()
         finished = self._finished
+        if self.stop_reason is not None and not result.stop_named and result.error is None:
+            result.stop_reason, result.stop_named = self.stop_reason, True
+        set_aside_ran_calls(result, self._results)
         if result.error is None and result.stop_reason is StopReason.error:
             event = result.passthrough[-1] if result.passthrough else None
             message = (
@@ -300,6 +316,7 @@ def collect(
     *,
     processor: StreamBlockProcessor | None = None,
     output: type[BaseModel] | None = None,
+    stop_reason: StopReason | str | None = None,
     **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """Fold one step's events into a :class:`StepResult`.
@@ -317,8 +334,16 @@ def collect(
     ``output``: the pydantic model the step should end with (``request(...,
     output=Model)``): the finish call, or the reply's JSON text, becomes
     ``step.output``, or ``step.output_error`` when missing or invalid.
+
+    ``stop_reason``: why the step ended, for a stream that does not say (plain text, a
+    raw completion): ``"max_tokens"`` when the caller knows the reply was cut. Without
+    it such a stream that ends normally is an ended turn (``done``, or ``run_tools``
+    with calls). A stop reason the stream names wins.
+
+    Calls whose result is in the stream (an agent that ran its own tools) are in
+    ``step.ran_calls`` with their results, not in ``step.tool_calls``.
     """
-    folder = _Folder(callbacks, output)
+    folder = _Folder(callbacks, output, stop_reason)
     iterator = iter(source)
     try:
         first = next(iterator, _END)
@@ -341,10 +366,11 @@ async def acollect(
     *,
     processor: StreamBlockProcessor | None = None,
     output: type[BaseModel] | None = None,
+    stop_reason: StopReason | str | None = None,
     **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """:func:`collect` for an async stream; callbacks may be coroutine functions."""
-    folder = _Folder(callbacks, output)
+    folder = _Folder(callbacks, output, stop_reason)
     stream: AsyncIterable[Any] = source if isinstance(source, AsyncIterable) else _as_async(source)
     iterator = aiter(stream)
     try:

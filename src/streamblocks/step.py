@@ -4,11 +4,16 @@
 The outcome follows the stop reason, the calls and the structured output:
 
 - ``done``: the model ended its turn (``end_turn``/``stop_sequence``) with nothing to
-  run, or gave the structured output it was asked for (``output=``).
+  run, or gave the structured output it was asked for (``output=``). A stream that
+  names no stop reason at all (plain text, an adapter that reports none) and ends
+  normally counts as an ended turn.
 - ``run_tools``: calls to run came back (native calls, gadget calls, and calls the loop
   must answer with an error: arguments that were not JSON, an invalid finish call).
-- ``failed``: ``max_tokens``, ``content_filter``, ``refusal``, ``error``, ``unknown``,
-  or a step asked for structured output that ended without it; ``reason`` says which.
+  A call whose result is already in the stream (an agent that ran its own tools:
+  Claude Code, Codex, the Agent SDKs) is not one to run: it is in ``ran_calls``.
+- ``failed``: ``max_tokens``, ``content_filter``, ``refusal``, ``error``, ``unknown``
+  (named by the stream), or a step asked for structured output that ended without it;
+  ``reason`` says which.
 """
 
 from __future__ import annotations
@@ -52,6 +57,10 @@ class ToolCall(NamedTuple):
     error: str | None = None
     """Why the call cannot run as sent (its arguments were not JSON, an invalid finish
     call): :meth:`~streamblocks.Tools.run` answers it with this reason."""
+    result: Block | None = None
+    """The ``tool_result`` block of a call that already ran in the stream (its
+    ``content`` and ``attrs["is_error"]``): such a call is in ``step.ran_calls``
+    (``None`` there for a server tool whose result the stream does not carry)."""
 
 
 @dataclass
@@ -63,12 +72,19 @@ class StepResult:
     blocks: list[Block] = field(default_factory=list)
     """Blocks written in the text, in order (gadget calls included; native blocks not)."""
     tool_calls: list[ToolCall] = field(default_factory=list)
-    """The calls to run: native tool calls and gadget calls, in order (a valid finish
-    call is the output instead)."""
+    """The calls still to run: native tool calls and gadget calls, in order (a valid
+    finish call is the output instead; a call whose result came in the stream is in
+    ``ran_calls``)."""
+    ran_calls: list[ToolCall] = field(default_factory=list)
+    """Calls that already ran in the stream (an agent transcript: Claude Code, Codex,
+    the Agent SDKs), in order, each with its ``result`` block. Not to run again."""
     thinking: str = ""
     """The text of the native thinking/reasoning blocks."""
     stop_reason: StopReason = StopReason.unknown
     """Why the step ended; ``error`` when the provider or the stream failed."""
+    stop_named: bool = False
+    """Whether the stream (or ``collect(..., stop_reason=...)``) named the stop reason;
+    a step whose stream named none and ended normally is an ended turn."""
     usage: Usage | None = None
     """Token usage, when the provider reported it."""
     error: BaseException | None = None
@@ -147,6 +163,15 @@ def _json_answer(text: str) -> Any:
     return json.loads(body)
 
 
+def ended_turn(result: StepResult) -> bool:
+    """The model ended its turn: ``end_turn``/``stop_sequence``, or a stream that named
+    no stop reason and ended normally."""
+    stop = result.stop_reason
+    if stop is StopReason.unknown:
+        return not result.stop_named and result.error is None
+    return stop in (StopReason.end_turn, StopReason.stop_sequence)
+
+
 def take_output(result: StepResult, output: type[BaseModel]) -> None:
     """Fill ``output``/``output_error`` from the finish call, or from the reply's text
     (native JSON mode); an invalid finish call stays a call, carrying the reason."""
@@ -168,7 +193,7 @@ def take_output(result: StepResult, output: type[BaseModel]) -> None:
         result.tool_calls = [*calls, finish._replace(error=content)]
         result.output_error = Message.tool(finish.id, content, name=FINISH_TOOL, is_error=True)
         return
-    if calls or result.stop_reason not in (StopReason.end_turn, StopReason.stop_sequence):
+    if calls or not ended_turn(result):
         return  # tools to run first, or a step that failed for its own reason
     text = result.text.strip()
     if text.startswith(("{", "```")):
@@ -187,6 +212,25 @@ def take_output(result: StepResult, output: type[BaseModel]) -> None:
     )
 
 
+def set_aside_ran_calls(result: StepResult, results: dict[str, Block]) -> None:
+    """Move the calls that already ran from ``tool_calls`` to ``ran_calls``: those whose
+    ``tool_result`` is in ``results`` (by call id), and those the provider's side ran
+    (a server tool, a call the agent reports completed or failed)."""
+    to_run = []
+    for call in result.tool_calls:
+        ran = results.get(call.id) if call.source == "native" else None
+        if ran is not None or (call.source == "native" and _ran_elsewhere(call.block)):
+            result.ran_calls.append(call._replace(result=ran))
+        else:
+            to_run.append(call)
+    result.tool_calls = to_run
+
+
+def _ran_elsewhere(block: Block) -> bool:
+    attrs = block.attrs
+    return bool(attrs.get("server")) or attrs.get("status") in ("completed", "failed")
+
+
 def classify(result: StepResult, output: type[BaseModel] | None) -> None:
     """Set ``outcome`` and ``reason`` (rules in the module docstring)."""
     stop = result.stop_reason
@@ -194,10 +238,13 @@ def classify(result: StepResult, output: type[BaseModel] | None) -> None:
         result.outcome, result.reason = Outcome.failed, f"the step failed: {result.error}"
     elif result.output is not None:
         result.outcome = Outcome.done
-    elif stop in _FAILED_STOPS:
+    elif stop in _FAILED_STOPS and (result.stop_named or stop is not StopReason.unknown):
         result.outcome, result.reason = Outcome.failed, _FAILED_STOPS[stop]
     elif result.tool_calls:
         result.outcome = Outcome.run_tools
+    elif stop is StopReason.tool_use and result.ran_calls:
+        result.outcome = Outcome.failed
+        result.reason = "the stream stopped after its own calls ran, before the turn ended"
     elif stop is StopReason.tool_use:
         result.outcome = Outcome.failed
         result.reason = "the model asked for tools, but no call came through whole"

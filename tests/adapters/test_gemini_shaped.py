@@ -151,3 +151,30 @@ class TestGeminiShapedConformance(AdapterConformance):
             json.dumps(test_gemini.response([{"text": piece}])[1])
         )
     )
+
+
+def test_any_generativelanguage_response_is_detected() -> None:
+    from streamblocks.adapters import detect_input_adapter
+
+    adapter = GeminiInputAdapter()
+    usage_only = glm.GenerateContentResponse.from_json('{"usageMetadata": {"promptTokenCount": 3}}')
+    for chunk in (glm.GenerateContentResponse(), usage_only, *protos()):
+        assert type(chunk).__module__.startswith("google.ai.generativelanguage")
+        assert adapter.matches(chunk)
+    assert isinstance(detect_input_adapter(usage_only), GeminiInputAdapter)
+    assert not adapter.matches(glm.Candidate())  # not a response
+
+
+def test_an_object_with_text_and_candidates_is_gemini_shaped() -> None:
+    class Wrapper:  # another package's response wrapper: a text property and candidates
+        def __init__(self) -> None:
+            self.candidates: list[Any] = []
+
+        @property
+        def text(self) -> str:
+            raise ValueError("no text yet")  # never evaluated by matches()
+
+    adapter = GeminiInputAdapter()
+    assert adapter.matches(Wrapper())
+    assert not adapter.matches(type("TextOnly", (), {"text": "hi"})())
+    assert not adapter.matches(type("Odd", (), {"text": "hi", "candidates": "no"})())

@@ -161,8 +161,15 @@ class RunReader:
             if warn is not None:
                 warn(message)
 
+        from ..markup.families import MarkupHint  # (here: the command starts without it)
+
+        hint = MarkupHint() if self.options.markup is None else None
         for source, event in self._events(lambda: opener(note)):
             record = event_dict(event)
+            if hint is not None and record["type"] == "TEXT_DELTA":
+                found = hint.feed(record["text"])
+                if found is not None:
+                    note(f"{source.name}: {found}")
             if record["type"] == "STREAM_FINISHED":
                 record["warnings"] = {"count": count, "messages": list(heard)}
             record["source"] = source.name

@@ -4,9 +4,10 @@ The format is decided from the first non-blank line: a JSON object means one pro
 event per line (NDJSON, as a JSONL log, ``claude -p --output-format stream-json`` or
 ``codex exec --json`` writes them), a JSON array of objects means one document holding
 the events (``claude -p --output-format json --verbose``), ``data:``/``event:`` lines
-mean a server-sent-events body, anything else is text. The provider is then detected from
-the first event, as the processor does for live streams. A line that is not an event is
-reported (file and line number) and skipped; the rest is read.
+(after any ``:`` comments) mean a server-sent-events body (read by :mod:`streamblocks.sse`),
+anything else is text. The provider is then detected from the first event, as the
+processor does for live streams. A line that is not an event — not JSON, nested too
+deeply, too long — is reported (file and line number) and skipped; the rest is read.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from ..adapters import EventCategory, IdentityInputAdapter, InputAdapter, detect_input_adapter
 from ..core.errors import AdapterWarning
+from ..sse import looks_like_sse, sse_messages
 from .errors import CLIError
 from .loading import adapter_name, load_adapter
 from .reading import ByteReader, Decoder, Warn, decoded, lines, warn_on_stderr
@@ -61,9 +63,9 @@ def _first_line(head: bytes) -> str:
 
 def sniff(head: bytes) -> str:
     """``"ndjson"``, ``"json"``, ``"sse"`` or ``"text"``, from the first bytes of an input."""
-    line = _first_line(head)
-    if line.startswith(("data:", "event:")):
+    if looks_like_sse(head.decode("utf-8", errors="replace").splitlines()):
         return "sse"
+    line = _first_line(head)
     if line.startswith("["):
         # An array of event objects, on one line or pretty-printed over many. Anything
         # else starting with a bracket (a markdown link, a list of numbers) is text.
@@ -80,32 +82,69 @@ def sniff(head: bytes) -> str:
     return "text"
 
 
-def _json_items(lines: Iterator[str], name: str, sse: bool, warn: Warn) -> Iterator[Any]:
+MAX_DEPTH = 100
+"""Deepest nesting of arrays and objects read in one event; a deeper line (no provider
+writes one) is skipped with a warning rather than overflowing the stack later."""
+
+MAX_LINE = 64 * 1024 * 1024
+"""Most characters of one NDJSON line; a longer one is skipped with a warning."""
+
+
+def _ndjson_items(lines: Iterator[str | None], name: str, warn: Warn) -> Iterator[Any]:
     for number, line in enumerate(lines, 1):
+        if line is None:
+            warn(f"{name}, line {number}: longer than {MAX_LINE} characters; skipped")
+            continue
         line = line.strip().lstrip("\ufeff")
-        if not line:
-            continue
-        if sse:
-            if line.startswith(("event:", "id:", "retry:", ":")):
-                continue
-            if not line.startswith("data:"):
-                warn(f"{name}, line {number}: not a server-sent-events line; skipped")
-                continue
-            line = line[5:].strip()
-            if line == "[DONE]" or not line:
-                continue
-        try:
-            value = json.loads(line)
-        except ValueError as exc:
-            warn(f"{name}, line {number}: invalid JSON ({exc}); skipped")
-            continue
-        if isinstance(value, list) and all(isinstance(item, dict) for item in value):
-            yield from value  # a whole transcript as one array on one line
-        elif isinstance(value, dict):
-            yield value
-        else:
-            kind = type(value).__name__
-            warn(f"{name}, line {number}: expected a JSON object, got {kind}; skipped")
+        if line:
+            yield from json_objects(line, f"{name}, line {number}", warn)
+
+
+def _sse_items(texts: Iterator[str], name: str, warn: Warn) -> Iterator[Any]:
+    for message in sse_messages(texts):
+        data = message.data.strip()
+        if data and data != "[DONE]":
+            yield from json_objects(data, f"{name}, line {message.line}", warn)
+
+
+def json_objects(text: str, where: str, warn: Warn) -> Iterator[dict[str, Any]]:
+    """The event object(s) one line (or SSE message) holds: an object, or an array of
+    them (a whole transcript on one line). Anything else is one warning naming
+    ``where``, and nothing: a line too deeply nested or too big to parse included."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        warn(f"{where}: invalid JSON ({exc}); skipped")
+        return
+    except RecursionError:
+        warn(f"{where}: JSON nested too deeply to read; skipped")
+        return
+    except MemoryError:
+        warn(f"{where}: a JSON line of {len(text)} characters is too big to read; skipped")
+        return
+    if text.count("{") + text.count("[") > MAX_DEPTH and _depth(value) > MAX_DEPTH:
+        warn(f"{where}: JSON nested more than {MAX_DEPTH} levels deep; skipped")
+        return
+    if isinstance(value, list) and all(isinstance(item, dict) for item in value):
+        yield from value
+    elif isinstance(value, dict):
+        yield value
+    else:
+        warn(f"{where}: expected a JSON object, got {type(value).__name__}; skipped")
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and dicts (without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                todo.extend((child, level + 1) for child in item)
+    return deepest
 
 
 def _array_items(texts: Iterator[str], name: str, warn: Warn) -> Iterator[Any]:
@@ -172,7 +211,9 @@ def _events(reader: ByteReader, kind: str, decoder: Decoder, warn: Warn) -> Iter
     texts = decoded(reader, decoder)
     if kind == "json":
         return _array_items(texts, reader.name, warn)
-    return _json_items(lines(texts), reader.name, kind == "sse", warn)
+    if kind == "sse":
+        return _sse_items(texts, reader.name, warn)
+    return _ndjson_items(lines(texts, MAX_LINE), reader.name, warn)
 
 
 def _rechunk(texts: Iterator[str], size: int) -> Iterator[str]:
@@ -260,4 +301,12 @@ def _source(
     return Source(reader.name, chained(), kind, chosen, size, reader)
 
 
-__all__ = ["Source", "choose_adapter", "open_source", "open_stream", "shape", "sniff"]
+__all__ = [
+    "Source",
+    "choose_adapter",
+    "json_objects",
+    "open_source",
+    "open_stream",
+    "shape",
+    "sniff",
+]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.util
+import inspect
+import os
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -56,29 +59,74 @@ def adapter_name(adapter: Any) -> str:
 def load_registry(spec: str) -> BlockRegistry:
     """``path/to/file.py:attr`` or ``package.module:attr`` → the registry it names.
 
-    ``attr`` may be dotted, and may name a function returning a registry.
+    ``attr`` may be dotted, and may name a function returning a registry. A module is
+    looked for in the current folder too (as ``python -m`` does). Every mistake is one
+    :class:`CLIError` line saying what to fix.
     """
     target, sep, attr = spec.rpartition(":")
     if not sep or not target or not attr:
         raise CLIError(f"--registry wants FILE.py:NAME or MODULE:NAME, got {spec!r}")
     try:
         obj: Any = _import(target)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-        if not isinstance(obj, BlockRegistry) and callable(obj):
-            obj = obj()
     except CLIError:
         raise
+    except ModuleNotFoundError as exc:
+        missing = exc.name or target
+        if missing == target.split(".")[0] or target.startswith(f"{missing}."):
+            hint = f"no module {target!r} in the current folder or on the Python path"
+            hint += f"; for a file, write --registry path/to/{target.replace('.', '/')}.py:{attr}"
+            raise CLIError(f"--registry {spec}: {hint}") from exc
+        raise CLIError(
+            f"--registry {spec}: {target} imports {missing!r}, which is not installed"
+        ) from exc
     except Exception as exc:
-        raise CLIError(f"cannot load registry {spec!r}: {type(exc).__name__}: {exc}") from exc
+        raise CLIError(
+            f"--registry {spec}: importing {target} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    where = target
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise CLIError(f"--registry {spec}: {where} has no {part!r}; {_names(obj, part)}")
+        obj, where = getattr(obj, part), f"{where}:{part}" if where == target else f"{where}.{part}"
+    if not isinstance(obj, BlockRegistry) and callable(obj):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise CLIError(
+                f"--registry {spec}: calling {attr}() raised {type(exc).__name__}: {exc}"
+            ) from exc
+        what = f"{attr}() returned a {type(obj).__name__}"
+    else:
+        what = f"{attr} is a {type(obj).__name__}"
     if not isinstance(obj, BlockRegistry):
-        raise CLIError(f"{spec!r} is a {type(obj).__name__}, not a BlockRegistry")
+        raise CLIError(f"--registry {spec}: {what}, not a BlockRegistry")
     return obj
+
+
+def _names(obj: Any, wanted: str) -> str:
+    """The names ``obj`` has that could be meant: its registries (and functions) first."""
+    public = [name for name in dir(obj) if not name.startswith("_")]
+    registries = [n for n in public if isinstance(getattr(obj, n, None), BlockRegistry)]
+    close = difflib.get_close_matches(wanted, public, n=1)
+    guess = f"did you mean {close[0]!r}? " if close else ""
+    if registries:
+        return guess + "registries there: " + ", ".join(registries)
+    functions = [n for n in public if inspect.isfunction(getattr(obj, n, None))]
+    listed = functions or public
+    return guess + ("names there: " + ", ".join(listed[:20]) if listed else "it defines nothing")
 
 
 def _import(target: str) -> Any:
     if not (target.endswith(".py") or "/" in target or "\\" in target):
-        return importlib.import_module(target)
+        here = os.getcwd()
+        added = here not in sys.path and "" not in sys.path
+        if added:
+            sys.path.insert(0, here)
+        try:
+            return importlib.import_module(target)
+        finally:
+            if added:
+                sys.path.remove(here)
     path = Path(target)
     if not path.is_file():
         raise CLIError(f"--registry: no such file: {target}")

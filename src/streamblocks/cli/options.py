@@ -155,7 +155,8 @@ def add_registry_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--unknown",
         choices=("text", "error", "block"),
-        help="what an unregistered block type is (default: block without --registry, text with it)",
+        help="what an unregistered block type is (default: text with --registry; without it, "
+        "block, except an unregistered XML/HTML tag, which stays text)",
     )
 
 

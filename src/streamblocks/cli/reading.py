@@ -75,6 +75,8 @@ class ByteReader:
 def _enough(head: bytes) -> bool:
     lines = head.lstrip().split(b"\n")
     complete = [line.strip() for line in lines[:-1] if line.strip()]
+    while complete and complete[0].startswith(b":"):  # SSE comments: the next line decides
+        complete.pop(0)
     if not complete:
         return False
     return complete[0] != b"[" or len(complete) > 1
@@ -133,20 +135,30 @@ def decoded(reader: ByteReader, decoder: Decoder) -> Iterator[str]:
         yield tail
 
 
-def lines(texts: Iterator[str]) -> Iterator[str]:
-    """Complete lines (without their newline) as soon as each one ends; no quadratic joins."""
+def lines(texts: Iterator[str], limit: int | None = None) -> Iterator[str | None]:
+    """Complete lines (without their newline) as soon as each one ends; no quadratic joins.
+    A line longer than ``limit`` characters is not held: it comes out as ``None``."""
     parts: list[str] = []
+    held = 0
     for text in texts:
         if "\n" not in text:
-            parts.append(text)
+            if held >= 0:
+                parts.append(text)
+                held += len(text)
+                if limit is not None and held > limit:
+                    parts, held = [], -1  # dropped up to the next newline
             continue
         first, *complete, last = text.split("\n")
         parts.append(first)
-        yield "".join(parts)
-        yield from complete
-        parts = [last] if last else []
-    if parts:
-        yield "".join(parts)
+        too_long = held < 0 or (limit is not None and held + len(first) > limit)
+        yield None if too_long else "".join(parts)
+        for line in complete:
+            yield None if limit is not None and len(line) > limit else line
+        parts, held = ([last], len(last)) if last else ([], 0)
+        if limit is not None and held > limit:
+            parts, held = [], -1
+    if parts or held < 0:
+        yield None if held < 0 else "".join(parts)
 
 
 __all__ = ["ByteReader", "Decoder", "Warn", "decoded", "lines", "warn_on_stderr"]

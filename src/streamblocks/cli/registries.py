@@ -11,6 +11,11 @@ from ..syntaxes import (
 )
 from .loading import load_registry
 
+DEFAULT_UNKNOWN: dict[str, str] = {"xml": "text", "*": "block"}
+"""The default registry's policy for unregistered names: an unknown ``!!`` type, fence
+or gadget call is a generic block, but an unregistered tag stays text — replies are
+full of inline HTML (``<kbd>``, ``<b>``, ``<img …>``) that is no block."""
+
 
 def demo_registry() -> BlockRegistry:
     """The block types of the bundled demo reply."""
@@ -23,9 +28,10 @@ def demo_registry() -> BlockRegistry:
 
 
 def default_registry() -> BlockRegistry:
-    """What ``extract`` and ``run`` use without ``--registry``: a few common types in each
-    of the five syntaxes, so that every syntax is active; with ``--unknown block`` (the
-    default then) any other type name — a gadget call too — shows as a generic block."""
+    """What ``extract``, ``view`` and ``run`` use without ``--registry``: a few common
+    types in each of the five syntaxes, so that every syntax is active; with
+    :data:`DEFAULT_UNKNOWN` (the default then) any other type name — a gadget call too —
+    shows as a generic block, except an XML/HTML tag, which stays text."""
     registry = demo_registry()
     xml = XMLTagSyntax()
     registry.register("cite", syntax=xml, description="A citation of a source.")
@@ -34,12 +40,14 @@ def default_registry() -> BlockRegistry:
     return registry
 
 
-def registry_for(spec: str | None, unknown: str | None) -> tuple[BlockRegistry, str]:
+def registry_for(
+    spec: str | None, unknown: str | None
+) -> tuple[BlockRegistry, str | dict[str, str]]:
     """The registry ``--registry`` names (unknown types stay text) or the default one
-    (unknown types are generic blocks); ``unknown`` overrides either."""
+    (:data:`DEFAULT_UNKNOWN`); ``unknown`` overrides either, for every syntax."""
     if spec:
         return load_registry(spec), unknown or "text"
-    return default_registry(), unknown or "block"
+    return default_registry(), unknown or dict(DEFAULT_UNKNOWN)
 
 
-__all__ = ["default_registry", "demo_registry", "registry_for"]
+__all__ = ["DEFAULT_UNKNOWN", "default_registry", "demo_registry", "registry_for"]

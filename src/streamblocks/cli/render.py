@@ -110,6 +110,7 @@ class PlainRenderer(Renderer):
         self.hide_text = hide_text
         self.at_line_start = True
         self.streamed: set[str] = set()
+        self.labels: dict[str, str] = {}  # each open block's type, by id
         self.opened: dict[str, Any] = {}  # each open block's attrs at its start
         """Open blocks whose content has been written (from their deltas)."""
         self.depths = Depths()
@@ -148,6 +149,7 @@ class PlainRenderer(Renderer):
             attrs = f" {json.dumps(record['attrs'], ensure_ascii=False)}" if record["attrs"] else ""
             label = block_label(record["block_type"], record["block_id"])
             self.opened[record["block_id"]] = record["attrs"] or {}
+            self.labels[record["block_id"]] = record["block_type"]
             depth = self.depths.start(record["block_id"], record["block_type"], record["attrs"])
             self._write(f"{INDENT * depth}┌─ {label} ({record['syntax']}){attrs}\n")
         elif kind == "BLOCK_DELTA":
@@ -158,6 +160,8 @@ class PlainRenderer(Renderer):
             self._end(record["block"])
         elif kind == "BLOCK_ERROR":
             self.streamed.discard(record["block_id"] or "")
+            self.opened.pop(record["block_id"] or "", None)
+            self.labels.pop(record["block_id"] or "", None)
             self._newline()
             label = block_label(record["block_type"], record["block_id"])
             self._write(f"✗ {record['code']} {label}: {record['message']}\n")
@@ -167,6 +171,16 @@ class PlainRenderer(Renderer):
         elif kind == "STREAM_FINISHED":
             self._newline()
             self._write(f"— {self.summary(record)}\n")
+
+    def close(self) -> None:
+        """The end, or an interruption (Ctrl-C): a block still open gets its closing line."""
+        for block_id, block_type in self.labels.items():
+            self._newline()
+            label = block_label(block_type, block_id)
+            self._write(f"└─ {label} cut off: the input stopped inside it\n")
+        self.labels.clear()
+        self.opened.clear()
+        self.out.flush()
 
     def _end(self, block: Record) -> None:
         depth = self.depths.end(block)
@@ -179,6 +193,7 @@ class PlainRenderer(Renderer):
         if block["syntax"] in ("native", "gadget") and not isinstance(block["content"], str):
             detail = f" content={json.dumps(block['content'], ensure_ascii=False)}"
         started = self.opened.pop(block["id"], {})
+        self.labels.pop(block["id"], None)
         final = {k: v for k, v in (block["attrs"] or {}).items() if started.get(k) != v}
         if final:  # what the end told (a command's final status and exit code)
             detail += f" attrs={json.dumps(final, ensure_ascii=False)}"

@@ -189,7 +189,15 @@ class RichRenderer(Renderer):
             self.live.update(self._live_view(state), refresh=True)
 
     def close(self) -> None:
+        """The end, or an interruption (Ctrl-C): a block still open is drawn with what
+        it received and a closing line saying it was cut off."""
         self._stop_live()
+        for state in self.open.values():
+            body = Text("".join(state["parts"]))
+            self._print(self._panel(state, body, done=False))
+            label = block_label(state["type"], state["id"])
+            self._print(Text(f"└─ {label} cut off: the input stopped inside it", style="yellow"))
+        self.open.clear()
 
 
 __all__ = ["RichRenderer"]

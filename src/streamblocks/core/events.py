@@ -192,7 +192,12 @@ class Passthrough(NamedTuple):
 
 
 class StreamFinished(NamedTuple):
-    """Last event of every stream (``session_id`` / ``run_id``: see :class:`StreamStarted`)."""
+    """Last event of every stream (``session_id`` / ``run_id``: see :class:`StreamStarted`).
+
+    ``stop_named`` tells whether the stream named its stop reason: ``False`` for plain
+    text or an adapter that reports none, where ``stop_reason`` is ``unknown`` only
+    because nothing was said (:func:`~streamblocks.collect` then calls a normal end
+    ``done``), not because the provider gave a reason nobody knows."""
 
     stop_reason: StopReason
     usage: Usage | None
@@ -200,6 +205,7 @@ class StreamFinished(NamedTuple):
     error: str | None = None
     session_id: str | None = None
     run_id: str | None = None
+    stop_named: bool = False
 
     @property
     def type(self) -> Literal[EventType.STREAM_FINISHED]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import uuid
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
@@ -30,8 +30,11 @@ class StreamBlockProcessor:
     provider from the first event), an adapter instance, or ``None`` (the stream is
     text). ``unknown`` decides what a marker naming an unregistered type is:
     ``"text"`` (default), ``"error"`` (a ``BLOCK_ERROR`` with ``UNKNOWN_TYPE``) or
-    ``"block"`` (a generic, unvalidated block). With ``code_aware`` (default), fenced
-    code the model shows is visible text in which no marker is recognised.
+    ``"block"`` (a generic, unvalidated block); or a mapping from syntax name to one of
+    them, ``"*"`` for the others (``{"xml": "text", "*": "block"}``: unregistered HTML
+    stays text, unknown ``!!`` types and gadget calls are generic blocks). With
+    ``code_aware`` (default), fenced code the model shows is visible text in which no
+    marker is recognised.
     ``transforms`` are :mod:`delta transforms <streamblocks.transforms>` applied, in
     order, to every stream's events after block extraction (a transform with
     ``for_stream()`` gets a fresh instance per stream). ``abort_on`` (error codes and/or
@@ -49,7 +52,7 @@ class StreamBlockProcessor:
         input_adapter: InputAdapter | str | None = "auto",
         output_adapter: OutputAdapter | None = None,
         limits: Limits | None = None,
-        unknown: str = "text",
+        unknown: str | Mapping[str, str] = "text",
         code_aware: bool = True,
         transforms: Sequence[DeltaTransform] = (),
         abort_on: AbortSpec = None,
@@ -63,14 +66,16 @@ class StreamBlockProcessor:
             raise ValueError(
                 f"input_adapter must be 'auto', an adapter or None, got {input_adapter!r}"
             )
-        if unknown not in UNKNOWN_POLICIES:
-            raise ValueError(f"unknown must be one of {UNKNOWN_POLICIES}, got {unknown!r}")
+        policies = [unknown] if isinstance(unknown, str) else list(unknown.values())
+        for policy in policies:
+            if policy not in UNKNOWN_POLICIES:
+                raise ValueError(f"unknown must be one of {UNKNOWN_POLICIES}, got {policy!r}")
         self.registry = registry
         self.syntax = syntax if syntax is not None else default_syntax()
         self.input_adapter = input_adapter
         self.output_adapter = output_adapter
         self.limits = limits if limits is not None else Limits()
-        self.unknown = unknown
+        self.unknown: str | dict[str, str] = unknown if isinstance(unknown, str) else dict(unknown)
         self.code_aware = code_aware
         self.transforms = tuple(transforms)
         compose_transforms(*self.transforms)  # checks that each one is a transform
@@ -89,7 +94,7 @@ class StreamBlockProcessor:
         """The active syntaxes in priority order, each with the types it recognises."""
         if self._plan_version != self.registry.version:
             plan = [
-                (syntax, TypeTable(markers, self.unknown))
+                (syntax, TypeTable(markers, self._unknown_for(syntax)))
                 for syntax, markers in self.registry.syntax_plan(self.syntax)
             ]
             for syntax, table in plan:
@@ -103,6 +108,12 @@ class StreamBlockProcessor:
                 plan[:0] = _markup_plan(self.markup)
             self._plan, self._plan_version = tuple(plan), self.registry.version
         return self._plan
+
+    def _unknown_for(self, syntax: Syntax) -> str:
+        unknown = self.unknown
+        if isinstance(unknown, str):
+            return unknown
+        return unknown.get(syntax.name, unknown.get("*", "text"))
 
     def session(self, stream_id: str | None = None, *, model: str | None = None) -> Session:
         """A fresh sans-IO session for one stream. ``model``: the model the stream

@@ -245,6 +245,7 @@ class ProviderEvents:
             self._error_message if stop is StopReason.error else None,
             self._session_id,
             self._run_id,
+            self._stop_reason is not None,
         )
 
     def _adapter_failed(self, adapter: InputAdapter, methods: str, exc: Exception) -> None:

@@ -246,7 +246,37 @@ def _as_syntaxes(name: str, syntax: Syntax | Sequence[Syntax] | None) -> tuple[S
 
     if syntax is None:
         return None
-    found = (syntax,) if isinstance(syntax, Syntax) else tuple(syntax)
-    if not found or not all(isinstance(s, Syntax) for s in found):
-        raise RegistryError(f"syntax= of {name!r} must be a Syntax or a sequence of them")
+    given: Any = syntax  # what a caller passed may be anything: checked below
+    many = isinstance(given, Sequence) and not isinstance(given, str)
+    found: tuple[Any, ...] = tuple(given) if many else (given,)
+    wrong = next((s for s in found if not isinstance(s, Syntax)), None)
+    if not found or wrong is not None:
+        raise RegistryError(f"syntax= of {name!r} {_syntax_hint(wrong)}")
     return found
+
+
+SYNTAX_CLASSES = (
+    "DelimiterPreambleSyntax",
+    "DelimiterFrontmatterSyntax",
+    "MarkdownFrontmatterSyntax",
+    "XMLTagSyntax",
+    "GadgetSyntax",
+)
+
+
+def _syntax_hint(wrong: object) -> str:
+    """What a wrong ``syntax=`` should have been, in one line."""
+    listed = ", ".join(f"{name}()" for name in SYNTAX_CLASSES)
+    if isinstance(wrong, type):
+        got = f"the class {wrong.__name__}; pass an instance: {wrong.__name__}()"
+        return f"must be a Syntax instance, got {got}"
+    if isinstance(wrong, str):
+        key = wrong.lower().replace("_", "").replace("-", "")
+        like = [n for n in SYNTAX_CLASSES if key and key in n.lower()]
+        also = f" (did you mean {' or '.join(f'{n}()' for n in like)}?)" if like else ""
+        return (
+            f"must be a Syntax instance, not the string {wrong!r}{also}; "
+            f"from streamblocks import one of {listed}"
+        )
+    got = "an empty sequence" if wrong is None else type(wrong).__name__
+    return f"must be a Syntax instance (or a sequence of them), got {got}; one of {listed}"

@@ -204,7 +204,7 @@ class Session:
         counts = Counts(em.pos, em.blocks, em.errors)
         provider = self._provider
         ids = (provider._session_id, provider._run_id)
-        return [StreamFinished(StopReason.error, provider._usage, counts, cause, *ids)]
+        return [StreamFinished(StopReason.error, provider._usage, counts, cause, *ids, True)]
 
     def _begin(self) -> None:
         self._started = True

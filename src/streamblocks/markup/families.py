@@ -45,6 +45,66 @@ def family_name(name: str) -> str:
     return key
 
 
+MARKERS: tuple[tuple[str, str], ...] = (
+    ("<arg_key>", "glm"),
+    ("<tool_call>", "qwen3"),
+    ("<function=", "qwen3"),
+    ("<\uff5ctool\u2581calls\u2581begin\uff5c>", "deepseek"),
+    ("<\uff5cDSML\uff5c", "deepseek"),
+    ("<|tool_calls_section_begin|>", "kimi"),
+    ("<|open|>think", "kimi"),
+    ("[TOOL_CALLS]", "mistral"),
+    ("[THINK]", "mistral"),
+    ("<|tool_call>call:", "gemma4"),
+    ("<|channel>thought", "gemma4"),
+    ("<|channel|>analysis", "gpt-oss"),
+    ("<|channel|>commentary", "gpt-oss"),
+    ("<|python_tag|>", "llama"),
+    ("<|python_start|>", "llama"),
+    ("<think>", "qwen3"),
+    ("</think>", "qwen3"),
+)
+"""Text that only a family's markup writes, most telling first (``<think>`` is written by
+several families: qwen3 stands for them)."""
+
+
+def sniff_family(text: str) -> tuple[str, str] | None:
+    """``(family, marker)`` of the first entry of :data:`MARKERS` found in ``text``: a
+    reply read without ``markup=`` that holds model markup. A hint, not a parse."""
+    for marker, family in MARKERS:
+        if marker in text:
+            return family, marker
+    return None
+
+
+class MarkupHint:
+    """Watches a stream's visible text for model markup, across chunk boundaries;
+    :meth:`feed` answers a one-line hint once, then nothing."""
+
+    __slots__ = ("done", "tail")
+
+    KEEP = max(len(marker) for marker, _ in MARKERS) - 1
+
+    def __init__(self) -> None:
+        self.tail = ""
+        self.done = False
+
+    def feed(self, text: str) -> str | None:
+        if self.done or not text:
+            return None
+        window = self.tail + text
+        found = sniff_family(window)
+        self.tail = window[-self.KEEP :]
+        if found is None:
+            return None
+        self.done = True
+        family, marker = found
+        return (
+            f"looks like {family} markup ({marker}); try --markup auto, or --markup {family} "
+            "when the stream names no model"
+        )
+
+
 class Markup:
     """One family's markup, configured for a request.
 

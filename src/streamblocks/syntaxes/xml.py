@@ -42,6 +42,10 @@ _NAME_CHAR = _NAME_START | frozenset("0123456789.:-")
 _SPACE = frozenset(" \t\r\n")
 _UNQUOTED_STOP = frozenset(" \t\r\n>\"'=<`")
 _NAME_RUN = re.compile(r"[A-Za-z0-9_.:\-]*")
+HTML_VOID_ELEMENTS = frozenset(
+    "area base br col embed hr img input keygen link meta param source track wbr".split()  # noqa: SIM905
+)
+"""HTML elements without a closing tag: a block only when registered (never generic)."""
 
 # states of the opening-tag reader (from _DONE on: it is decided)
 _START, _LT, _NAME, _SPACE_, _ANAME, _EQ, _VALUE, _AFTER, _SLASH, _DONE, _SELF, _BAD = range(12)
@@ -213,7 +217,9 @@ class _Element(InlineReader):
             return run
         if run == stop:
             return stop
-        if types.unknown == "text" and self.name not in types.markers:
+        if self.name not in types.markers and (
+            types.unknown == "text" or self.name.lower() in HTML_VOID_ELEMENTS
+        ):
             self.state = _BAD
             return run
         char = text[run]
@@ -342,8 +348,11 @@ class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
 
     Only registered tags are blocks; everything else that looks like markup stays
-    visible text. The content of a block is the text between its tags (a ``str``, or
-    the ``content`` model's instance); its attributes (entities decoded, in the order
+    visible text. With ``unknown="block"`` (or ``"error"``) an unregistered tag is a
+    generic block too, except an HTML void element (``img``, ``br``, ``hr``, ``input``,
+    ``meta``, ``link``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content
+    of a block is the text between its tags (a ``str``, or the ``content`` model's
+    instance); its attributes (entities decoded, in the order
     written) are ``BlockStart.attrs``/``Block.attrs`` and the metadata mapping, and an
     ``id`` attribute is the block id.
 

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import IO, Any, NamedTuple
 
+from ..sse import looks_like_sse, sse_messages
+
 READ_SIZE = 65536
 MAX_PAUSE = 5.0
 """The longest pause a paced replay makes between two items, in seconds."""
@@ -153,7 +155,10 @@ def items(texts: Iterator[str]) -> Iterator[Any]:
         else:
             head = head if len(head) >= 16 else (head + text)[:16]
             ended = ended or "\n" in text
-        if _decided(head, ended):
+        if head.startswith(":"):  # SSE comments first: the first other line decides
+            if looks_like_sse("".join(pending).splitlines()[:-1]) is not None:
+                break
+        elif _decided(head, ended):
             break
     joined = "".join(pending)
     if not joined.strip():
@@ -166,21 +171,29 @@ def items(texts: Iterator[str]) -> Iterator[Any]:
         yield joined
         yield from texts
 
-    if not _looks_like_events(first):
+    sse = bool(looks_like_sse(content.splitlines()))
+    if not (sse or _looks_like_events(first)):
         yield from rest()
         return
-    yield from _structured(first, rest())
+    yield from _structured(first, rest(), sse)
 
 
-def _structured(first: str, texts: Iterator[str]) -> Iterator[Any]:
+def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
     stripped = first.strip()
     if stripped.startswith(("{", "[")) and not _is_json(stripped):
         # A pretty-printed document (an exported run, an array of events): read it whole.
         yield from _document("".join(texts))
         return
-    sse = stripped.startswith(("data:", "event:"))
+    if sse:
+        for message in sse_messages(texts):
+            data = message.data.strip()
+            if data and data != "[DONE]":
+                yield from _value(data, message.line)
+        return
     for number, line in enumerate(lines(texts), 1):
-        yield from _line(line, number, sse)
+        line = line.strip()
+        if line:
+            yield from _value(line, number)
 
 
 def _document(text: str) -> Iterator[Any]:
@@ -207,23 +220,15 @@ def _document(text: str) -> Iterator[Any]:
         yield BadInput(f"expected a JSON object or array, got {type(value).__name__}")
 
 
-def _line(line: str, number: int, sse: bool) -> Iterator[Any]:
-    line = line.strip()
-    if not line:
-        return
-    if sse:
-        if line.startswith(("event:", "id:", "retry:", ":")):
-            return
-        if not line.startswith("data:"):
-            yield BadInput(f"line {number}: not a server-sent-events line: {line[:80]!r}")
-            return
-        line = line[5:].strip()
-        if not line or line == "[DONE]":
-            return
+def _value(line: str, number: int) -> Iterator[Any]:
+    """The item(s) of one NDJSON line or SSE message's data."""
     try:
         value = json.loads(line)
     except ValueError as exc:
         yield BadInput(f"line {number}: invalid JSON ({exc}): {line[:80]!r}")
+        return
+    except RecursionError:
+        yield BadInput(f"line {number}: JSON nested too deeply to read: {line[:80]!r}")
         return
     if is_message(value):
         yield Document(value)

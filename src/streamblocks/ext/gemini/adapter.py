@@ -57,6 +57,24 @@ def _gemini_shaped(obj: Any) -> bool:
     return hasattr(first, "finish_reason")
 
 
+_GEMINI_MODULES = ("google.genai", "google.ai.generativelanguage")
+"""google-genai, and the proto-plus types of google-ai-generativelanguage (google-generativeai):
+their ``GenerateContentResponse`` is Gemini's, whatever it holds (a usage-only chunk too)."""
+
+
+def _text_and_candidates(obj: Any) -> bool:
+    """Any object with a ``text`` and a ``candidates`` attribute (the response shape of
+    Gemini's SDKs and their wrappers), looked up without evaluating a property."""
+
+    def has(name: str) -> bool:
+        return hasattr(type(obj), name) or name in getattr(obj, "__dict__", {})
+
+    if not (has("text") and has("candidates")):
+        return False
+    candidates = getattr(obj, "candidates", None)
+    return not isinstance(candidates, (str, bytes, Mapping))
+
+
 def _reason(value: Any) -> str | None:
     """A finish reason's name: proto-plus enums are ints named like google-genai's."""
     if isinstance(value, int) and hasattr(value, "name"):
@@ -98,10 +116,10 @@ class GeminiInputAdapter(ProviderAdapter):
     def matches(self, event: Any) -> bool:
         try:
             cls = type(event)
-            if cls.__module__.startswith("google.genai"):
+            if cls.__module__.startswith(_GEMINI_MODULES):
                 return cls.__name__ == "GenerateContentResponse"
             if not isinstance(event, dict):
-                return _gemini_shaped(event)
+                return _gemini_shaped(event) or _text_and_candidates(event)
             if isinstance(event.get("candidates"), list):
                 return True
             if "promptFeedback" in event or "prompt_feedback" in event:
