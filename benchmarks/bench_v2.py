@@ -130,12 +130,13 @@ def main() -> None:
     parser.add_argument("--case")
     parser.add_argument("--once", action="store_true", help="with --case: feed once, no timing")
     parser.add_argument("--setup", action="store_true", help="with --case: build it, no feed")
+    parser.add_argument("--bare", action="store_true", help="with --once: the bare loop instead")
     args = parser.parse_args()
     if args.case:
         if args.once or args.setup:
             proc, pieces = _cases()[args.case]()
             if args.once:
-                _session(proc, pieces)
+                _bare(pieces) if args.bare else _session(proc, pieces)
             return
         print(json.dumps(run_case(args.case)))
         return

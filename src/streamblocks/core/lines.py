@@ -270,8 +270,7 @@ def _start(sc: Scanner, line: str, complete: bool) -> None:
         return
     held = block.joined()
     cut = _line_offset(held, parser.opener_lines)
-    block.raw = [held[:cut]]
-    block.raw_len = cut
+    block.reset(held[:cut])
     em.pos -= len(held) - cut
     em.begin(block, _header(parser))
     if held[cut:]:
