@@ -121,6 +121,7 @@ class Emitter:
         ``hooks=False``: a block that closes at once (``<tag/>``), so ``on_start`` is
         not called."""
         block.header = header
+        block.started = True
         block.type_name = header.name
         block.block_id = header.block_id or self.new_id()
         block.opener_len = block.raw_len

@@ -36,6 +36,7 @@ class OpenBlock:
         "raw_len",
         "spans",
         "start",
+        "started",
         "streamed",
         "syntax_name",
         "type_name",
@@ -58,13 +59,10 @@ class OpenBlock:
         self.block_type: BlockType | None = None
         self.header: Header | None = None
         self.metadata: Any = None
+        self.started = False
+        """Its header is complete and it was announced (see ``Emitter.begin``)."""
         self.streamed = False
         self.error: tuple[ErrorCode, str] | None = None
-
-    @property
-    def started(self) -> bool:
-        parser = self.parser
-        return parser.started if parser is not None else self.header is not None
 
     @property
     def path(self) -> str | None:
