@@ -135,7 +135,15 @@ class Region(InlineOut):
             piece, self.pend = held, ""
         self.attributed = True
         self.last = piece[-1]
-        block.add_content(piece)
+        spans, raw, at = block.spans, block.raw, block.raw_len  # (OpenBlock.add_content, inline)
+        if spans and spans[-1] == at:
+            spans[-1] = at + n
+        else:
+            spans += (at, at + n)
+        raw.append(piece)
+        block.raw_len = at + n
+        if len(raw) > block.compact_at:
+            block.compact()
         sc.em.pos += n
         return [
             new_event(BlockDelta, (block.block_id, block.type_name, CONTENT_SECTION, piece, None))
