@@ -100,14 +100,19 @@ class Session:
         if mode and chunk and chunk.__class__ is str:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see Scanner.settle).
-            if mode in (VISIBLE, LINE_START):
-                if scan.visible_stop(chunk) is None and (
-                    mode == VISIBLE or chunk[0] not in scan.outside_starts  # type: ignore[operator]
-                ):
-                    scan.line = None
+            if mode == VISIBLE:
+                if scan.visible_stop(chunk) is None:
+                    n = len(chunk)
+                    scan.examined += n
+                    self._em.pos += n
+                    return [new_event(TextDelta, (chunk,))]
+            elif mode == LINE_START:
+                if chunk[0] not in scan.outside_starts and scan.visible_stop(chunk) is None:  # type: ignore[operator]
+                    scan.line = None  # (the line is decided: no marker starts with it)
                     scan.mode = VISIBLE
-                    scan.examined += len(chunk)
-                    self._em.pos += len(chunk)
+                    n = len(chunk)
+                    scan.examined += n
+                    self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
             elif mode == REGION:
                 region = scan.region
