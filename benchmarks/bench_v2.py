@@ -1,16 +1,19 @@
-"""The core against a previous version of it, interleaved in one run.
+"""The core against a previous version of it, and the compiled build, interleaved.
 
-Each round runs every case once in a fresh process per version (the previous version
-imported from a git worktree of it, this one from ``src/``), alternating versions, and
-the table gives the median of the rounds. Every figure is also given as a ratio to a
+Three columns: ``old``, the core before v2 (commit 39af7b9, unpacked with ``git
+archive`` into a temporary directory unless ``--old SRC`` names one); ``pure``, this
+checkout's ``src/``; ``compiled``, the package installed in another environment
+(``--compiled-python PATH``: a Python in whose environment ``STREAMBLOCKS_COMPILE=1 pip
+install .`` built this source; that column is left out without it). Each round runs
+every case once in a fresh process per column, alternating columns, and the table
+gives the median of the rounds. Every figure is also given as a ratio to a
 *bare loop* measured in the same process: a loop that calls a one-line ``feed`` per
 chunk returning one ``TextDelta`` of it, the least any streaming API costs. Ratios are what to
 compare: the host's speed moves from minute to minute, the ratios much less.
 
 Run::
 
-    git worktree add /tmp/oldcore 39af7b9
-    python benchmarks/bench_v2.py --old /tmp/oldcore/src --rounds 5
+    python benchmarks/bench_v2.py --rounds 5 [--compiled-python /path/venv/bin/python]
 
 ``--case NAME`` runs one case in this process (used by the driver, and by
 ``valgrind --tool=callgrind python benchmarks/bench_v2.py --case mixed-4 --once``).
@@ -25,12 +28,23 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(os.path.dirname(HERE), "src")
 SIZE = 200_000  # characters per document: enough for stable figures, quick rounds
+OLD = "39af7b9"  # the core before v2
+
+
+def _old_source(where: str) -> str:
+    """The ``src/`` of the core before v2, unpacked from git into ``where``."""
+    archive = subprocess.run(
+        ["git", "-C", os.path.dirname(HERE), "archive", OLD, "src"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", where], input=archive, check=True)
+    return os.path.join(where, "src")
 
 
 def _cases() -> dict[str, Callable[[], tuple[object, list[str]]]]:
@@ -110,7 +124,9 @@ def _session(proc: object, pieces: list[str]) -> tuple[float, int]:
     return time.perf_counter() - start, blocks
 
 
-def run_case(name: str) -> dict[str, float]:
+def run_case(name: str) -> dict[str, object]:
+    import streamblocks
+
     proc, pieces = _cases()[name]()
     seconds, blocks = min(_session(proc, pieces) for _ in range(3))
     bare = min(_bare(pieces) for _ in range(3))
@@ -120,48 +136,71 @@ def run_case(name: str) -> dict[str, float]:
         "ratio": seconds / bare,
         "mb_s": chars / 1e6 / seconds,
         "us_per_block": seconds / blocks * 1e6 if blocks else 0.0,
+        "compiled": bool(getattr(streamblocks, "compiled", False)),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--old", help="the src/ directory of the previous version")
+    parser.add_argument(
+        "--old", help=f"the src/ directory of the core at {OLD} (default: unpacked)"
+    )
+    parser.add_argument(
+        "--compiled-python", help="a Python whose environment has the compiled build"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--case")
     parser.add_argument("--once", action="store_true", help="with --case: feed once, no timing")
     parser.add_argument("--setup", action="store_true", help="with --case: build it, no feed")
+    parser.add_argument("--bare", action="store_true", help="with --once: the bare loop instead")
     args = parser.parse_args()
     if args.case:
         if args.once or args.setup:
             proc, pieces = _cases()[args.case]()
             if args.once:
-                _session(proc, pieces)
+                _bare(pieces) if args.bare else _session(proc, pieces)
             return
         print(json.dumps(run_case(args.case)))
         return
-    versions = {"new": SRC} if not args.old else {"old": args.old, "new": SRC}
+    with tempfile.TemporaryDirectory() as scratch:
+        columns = {
+            "old": (sys.executable, args.old or _old_source(scratch)),
+            "pure": (sys.executable, SRC),
+        }
+        if args.compiled_python:
+            columns["compiled"] = (args.compiled_python, "")
+        _compare(columns, args.rounds)
+
+
+def _compare(columns: dict[str, tuple[str, str]], rounds: int) -> None:
+    """Run every case in every column, ``rounds`` times interleaved; print medians."""
     results: dict[tuple[str, str], list[dict[str, float]]] = {}
     names = list(_cases())
-    for _ in range(args.rounds):
+    for _ in range(rounds):
         for name in names:
-            for label, src in versions.items():
-                env = dict(os.environ, PYTHONPATH=src)
+            for label, (python, src) in columns.items():
+                env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+                if src:
+                    env["PYTHONPATH"] = src
                 out = subprocess.run(
-                    [sys.executable, __file__, "--case", name],
+                    [python, __file__, "--case", name],
                     env=env, capture_output=True, text=True, check=True,
                 )  # fmt: skip
-                results.setdefault((name, label), []).append(json.loads(out.stdout))
-    print(f"medians of {args.rounds} rounds, {SIZE:,}-character documents")
-    print(f"{'case':18} " + " ".join(f"{label + ' ÷bare':>10} {label + ' MB/s':>9} {'µs/blk':>7}"
-                                      for label in versions))  # fmt: skip
+                row = json.loads(out.stdout)
+                if label == "compiled" and not row["compiled"]:
+                    raise SystemExit(f"{python} does not run the compiled build")
+                results.setdefault((name, label), []).append(row)
+    print(f"medians of {rounds} rounds, {SIZE:,}-character documents")
+    print(f"{'case':18} " + " ".join(f"{label + ' ÷bare':>13} {'MB/s':>6} {'µs/blk':>7}"
+                                      for label in columns))  # fmt: skip
     for name in names:
         cells = []
-        for label in versions:
+        for label in columns:
             rows = results[(name, label)]
             ratio = statistics.median(row["ratio"] for row in rows)
             mb_s = statistics.median(row["mb_s"] for row in rows)
             per_block = statistics.median(row["us_per_block"] for row in rows)
-            cells.append(f"{ratio:10.2f} {mb_s:9.2f} {per_block:7.1f}")
+            cells.append(f"{ratio:13.2f} {mb_s:6.2f} {per_block:7.1f}")
         print(f"{name:18} " + " ".join(cells))
 
 

@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from .blocks import Block
 from .errors import ErrorCode
 from .events import (
+    CONTENT_SECTION,
     BlockDelta,
     BlockEnd,
     BlockError,
@@ -23,14 +24,12 @@ from .events import (
     BlockStart,
     Event,
     TextDelta,
+    new_event,
 )
 from .open_block import OpenBlock
 from .registry import BlockType
 from .syntax import BODY, Header, ParseFailure
 from .validation import run_validators, validate_content, validate_metadata
-
-_new = tuple.__new__  # builds an event without the keyword-handling constructor
-_CONTENT = "content"
 
 
 class Emitter:
@@ -93,7 +92,7 @@ class Emitter:
 
     def flush_texts(self) -> None:
         texts = self.texts
-        self.out.append(_new(TextDelta, (texts[0] if len(texts) == 1 else "".join(texts),)))
+        self.out.append(new_event(TextDelta, (texts[0] if len(texts) == 1 else "".join(texts),)))
         texts.clear()
 
     def flush_deltas(self) -> None:
@@ -101,7 +100,9 @@ class Emitter:
             block_id, type_name, path = self.delta_key
             text = "".join(self.deltas)
             self.deltas.clear()
-            self.out.append(_new(BlockDelta, (block_id, type_name, _CONTENT, text, path)))
+            self.out.append(
+                new_event(BlockDelta, (block_id, type_name, CONTENT_SECTION, text, path))
+            )
 
     def flush(self) -> None:
         if self.texts:
@@ -120,6 +121,7 @@ class Emitter:
         ``hooks=False``: a block that closes at once (``<tag/>``), so ``on_start`` is
         not called."""
         block.header = header
+        block.started = True
         block.type_name = header.name
         block.block_id = header.block_id or self.new_id()
         block.opener_len = block.raw_len
@@ -136,7 +138,7 @@ class Emitter:
                 block.metadata, block.error = validate_metadata(block_type, header.metadata)
         if block.streamed:
             fields = (block.block_id, block.type_name, block.syntax_name, header.attrs)
-            self.emit(_new(BlockStart, fields))
+            self.emit(new_event(BlockStart, fields))
         if hooks and block_type is not None and block_type.on_start is not None:
             try:
                 block_type.on_start(header.attrs)
@@ -147,7 +149,7 @@ class Emitter:
                         f"on_start of {block_type.name!r}: {exc!r}",
                     )
         if block.streamed and block.error is None and header.metadata is not None:
-            self.emit(_new(BlockMetadata, (block.block_id, block.type_name, block.metadata)))
+            self.emit(new_event(BlockMetadata, (block.block_id, block.type_name, block.metadata)))
 
     def close(self, block: OpenBlock, body: Any, attrs: Any = None) -> None:
         """``block`` closed (its raw complete): report it, finished or rejected.
@@ -191,7 +193,7 @@ class Emitter:
             self.error(*fail, ErrorCode.VALIDATION_FAILED, problem, raw)
         elif block_type.transform is None:
             self.blocks += 1
-            self.emit(_new(BlockEnd, (finished,)))
+            self.emit(new_event(BlockEnd, (finished,)))
         else:
             self._transform(block_type, finished)
 

@@ -2,7 +2,7 @@
 
 Events are built on the hot path (about one per token-sized chunk), so they are
 named tuples: immutable, picklable, and cheap to make. Each class reports its
-:class:`EventType` as ``type``. Two events are equal only when
+:class:`EventType` as ``type``, a class attribute. Two events are equal only when
 they are of the same class and have equal fields.
 """
 
@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
-if TYPE_CHECKING:
-    from .blocks import Block
-    from .errors import ErrorCode
+from mypy_extensions import mypyc_attr
+
+from .blocks import Block
+from .errors import ErrorCode
 
 
 class EventType(str, Enum):
@@ -79,7 +80,29 @@ class Counts(NamedTuple):
     """``BLOCK_ERROR`` events."""
 
 
-class StreamStarted(NamedTuple):
+def _same_event(self: tuple[Any, ...], other: object) -> bool:
+    """Events compare by class and fields: a ``TextDelta`` never equals another
+    one-field event (or a plain tuple) holding the same value."""
+    return type(self) is type(other) and tuple.__eq__(self, other)
+
+
+def _different_event(self: tuple[Any, ...], other: object) -> bool:
+    return not _same_event(self, other)
+
+
+# Each event is a named tuple of its fields (``_…Fields``) and a subclass that adds
+# ``type`` as a plain class attribute (read on every event by every caller: a class
+# attribute costs a dictionary lookup, a property a call) and equality by class.
+
+
+class _StreamStartedFields(NamedTuple):
+    stream_id: str
+    session_id: str | None = None
+    run_id: str | None = None
+
+
+@mypyc_attr(native_class=False)
+class StreamStarted(_StreamStartedFields):
     """First event of every stream.
 
     ``session_id`` / ``run_id``: the provider's conversation and run ids (a Claude CLI
@@ -87,76 +110,99 @@ class StreamStarted(NamedTuple):
     them in the first fed item; ``STREAM_FINISHED`` carries the ids known at the end.
     """
 
-    stream_id: str
-    session_id: str | None = None
-    run_id: str | None = None
-
-    @property
-    def type(self) -> Literal[EventType.STREAM_STARTED]:
-        return EventType.STREAM_STARTED
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.STREAM_STARTED]] = EventType.STREAM_STARTED
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class TextDelta(NamedTuple):
-    """Visible text outside blocks, released as soon as it cannot be part of a marker."""
-
+class _TextDeltaFields(NamedTuple):
     text: str
 
-    @property
-    def type(self) -> Literal[EventType.TEXT_DELTA]:
-        return EventType.TEXT_DELTA
+
+@mypyc_attr(native_class=False)
+class TextDelta(_TextDeltaFields):
+    """Visible text outside blocks, released as soon as it cannot be part of a marker."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.TEXT_DELTA]] = EventType.TEXT_DELTA
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class BlockStart(NamedTuple):
-    """A block's opening marker is complete."""
-
+class _BlockStartFields(NamedTuple):
     block_id: str
     block_type: str
     syntax: str
     attrs: Mapping[str, Any]
 
-    @property
-    def type(self) -> Literal[EventType.BLOCK_START]:
-        return EventType.BLOCK_START
+
+@mypyc_attr(native_class=False)
+class BlockStart(_BlockStartFields):
+    """A block's opening marker is complete."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.BLOCK_START]] = EventType.BLOCK_START
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class BlockDelta(NamedTuple):
-    """Block text as it arrives.
-
-    ``path`` names the part of structured content the text belongs to (a gadget's
-    argument pointer); it is ``None`` for plain content.
-    """
-
+class _BlockDeltaFields(NamedTuple):
     block_id: str
     block_type: str
     section: str
     text: str
     path: str | None = None
 
-    @property
-    def type(self) -> Literal[EventType.BLOCK_DELTA]:
-        return EventType.BLOCK_DELTA
+
+@mypyc_attr(native_class=False)
+class BlockDelta(_BlockDeltaFields):
+    """Block text as it arrives.
+
+    ``path`` names the part of structured content the text belongs to (a gadget's
+    argument pointer); it is ``None`` for plain content.
+    """
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.BLOCK_DELTA]] = EventType.BLOCK_DELTA
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class BlockMetadata(NamedTuple):
-    """The metadata section is complete and validated, before the content streams."""
-
+class _BlockMetadataFields(NamedTuple):
     block_id: str
     block_type: str
     metadata: Any
 
-    @property
-    def type(self) -> Literal[EventType.BLOCK_METADATA]:
-        return EventType.BLOCK_METADATA
+
+@mypyc_attr(native_class=False)
+class BlockMetadata(_BlockMetadataFields):
+    """The metadata section is complete and validated, before the content streams."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.BLOCK_METADATA]] = EventType.BLOCK_METADATA
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class BlockEnd(NamedTuple):
-    """The block closed and was parsed and validated."""
-
+class _BlockEndFields(NamedTuple):
     block: Block
 
-    @property
-    def type(self) -> Literal[EventType.BLOCK_END]:
-        return EventType.BLOCK_END
+
+@mypyc_attr(native_class=False)
+class BlockEnd(_BlockEndFields):
+    """The block closed and was parsed and validated."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.BLOCK_END]] = EventType.BLOCK_END
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
     @property
     def block_id(self) -> str:
@@ -167,38 +213,41 @@ class BlockEnd(NamedTuple):
         return self.block.type
 
 
-class BlockError(NamedTuple):
-    """A block was rejected. ``raw`` is the text it held, so nothing is lost."""
-
+class _BlockErrorFields(NamedTuple):
     block_id: str | None
     block_type: str | None
     code: ErrorCode
     message: str
     raw: str
 
-    @property
-    def type(self) -> Literal[EventType.BLOCK_ERROR]:
-        return EventType.BLOCK_ERROR
+
+@mypyc_attr(native_class=False)
+class BlockError(_BlockErrorFields):
+    """A block was rejected. ``raw`` is the text it held, so nothing is lost."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.BLOCK_ERROR]] = EventType.BLOCK_ERROR
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class Passthrough(NamedTuple):
-    """A provider event the input adapter passed through untouched."""
-
+class _PassthroughFields(NamedTuple):
     event: Any
 
-    @property
-    def type(self) -> Literal[EventType.PASSTHROUGH]:
-        return EventType.PASSTHROUGH
+
+@mypyc_attr(native_class=False)
+class Passthrough(_PassthroughFields):
+    """A provider event the input adapter passed through untouched."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.PASSTHROUGH]] = EventType.PASSTHROUGH
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
-class StreamFinished(NamedTuple):
-    """Last event of every stream (``session_id`` / ``run_id``: see :class:`StreamStarted`).
-
-    ``stop_named`` tells whether the stream named its stop reason: ``False`` for plain
-    text or an adapter that reports none, where ``stop_reason`` is ``unknown`` only
-    because nothing was said (:func:`~streamblocks.collect` then calls a normal end
-    ``done``), not because the provider gave a reason nobody knows."""
-
+class _StreamFinishedFields(NamedTuple):
     stop_reason: StopReason
     usage: Usage | None
     counts: Counts
@@ -207,9 +256,21 @@ class StreamFinished(NamedTuple):
     run_id: str | None = None
     stop_named: bool = False
 
-    @property
-    def type(self) -> Literal[EventType.STREAM_FINISHED]:
-        return EventType.STREAM_FINISHED
+
+@mypyc_attr(native_class=False)
+class StreamFinished(_StreamFinishedFields):
+    """Last event of every stream (``session_id`` / ``run_id``: see :class:`StreamStarted`).
+
+    ``stop_named`` tells whether the stream named its stop reason: ``False`` for plain
+    text or an adapter that reports none, where ``stop_reason`` is ``unknown`` only
+    because nothing was said (:func:`~streamblocks.collect` then calls a normal end
+    ``done``), not because the provider gave a reason nobody knows."""
+
+    __slots__ = ()
+    type: ClassVar[Literal[EventType.STREAM_FINISHED]] = EventType.STREAM_FINISHED
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 Event = (
@@ -225,6 +286,13 @@ Event = (
 )
 """Any event a session emits."""
 
+new_event = tuple.__new__
+"""Builds an event from its class and a tuple of all of its fields, without the
+keyword-handling constructor: what the hot paths use."""
+
+CONTENT_SECTION = "content"
+"""``BlockDelta.section`` of content text."""
+
 EVENT_CLASSES: tuple[type[Any], ...] = (
     StreamStarted,
     TextDelta,
@@ -236,19 +304,3 @@ EVENT_CLASSES: tuple[type[Any], ...] = (
     Passthrough,
     StreamFinished,
 )
-
-
-def _same_event(self: tuple[Any, ...], other: object) -> bool:
-    return type(self) is type(other) and tuple.__eq__(self, other)
-
-
-def _different_event(self: tuple[Any, ...], other: object) -> bool:
-    return not _same_event(self, other)
-
-
-for _cls in EVENT_CLASSES:
-    # Tuples compare by position; events must also compare by class, or a TextDelta
-    # would equal any other one-field event with the same value.
-    setattr(_cls, "__eq__", _same_event)  # noqa: B010
-    setattr(_cls, "__ne__", _different_event)  # noqa: B010
-    setattr(_cls, "__hash__", tuple.__hash__)  # noqa: B010

@@ -44,7 +44,9 @@ def default_verdict(parser: LineParser) -> Verdict:
 
 def decide(sc: Scanner, line: str, complete: bool) -> None:
     """Classify the (partial or complete) line at the current line start."""
-    body = strip_line_end(line) if complete else line
+    body = line
+    if complete and line[-1:] == "\n":  # (strip_line_end, inline)
+        body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
     max_marker = sc.max_marker
     if len(body) > max_marker and (complete or body[-1] != "\r" or len(body) > max_marker + 1):
         # (a partial line's trailing "\r" may be the start of its "\r\n")
@@ -191,18 +193,6 @@ def _header(parser: LineParser) -> Header:
     return header
 
 
-def _hold(sc: Scanner, block: OpenBlock, piece: str) -> int:
-    """Add text to the open block, up to its size limit; returns what fitted."""
-    limits = sc.limits
-    limit = limits.max_block_chars if block.started else limits.max_metadata_chars
-    room = limit - block.raw_len
-    taken = piece if len(piece) <= room else piece[: max(room, 0)]
-    if taken:
-        block.add(taken)
-        sc.em.pos += len(taken)
-    return len(taken)
-
-
 def _hold_unlimited(sc: Scanner, line: str) -> None:
     """Opener and closing lines always belong to the block (they are bounded by
     ``max_marker_chars`` already)."""
@@ -213,19 +203,35 @@ def _hold_unlimited(sc: Scanner, line: str) -> None:
 
 
 def to_block(sc: Scanner, piece: str, verdict: Verdict) -> None:
-    """A decided piece of a line inside the open line block."""
+    """A decided piece of a line inside the open line block, held up to the block's
+    size limit (its metadata limit while its header is read)."""
     block = sc.block
+    em = sc.em
     if block is None:  # the block was cut off by a limit: the rest is text
-        sc.em.text(piece)
+        em.text(piece)
         return
-    taken = _hold(sc, block, piece)
-    if verdict is CONTENT and block.streamed and taken:
-        sc.em.delta(block, piece[:taken])
-    elif verdict is HOLD and taken:
-        assert block.parser is not None
-        block.parser.held(piece[:taken])
-    if taken < len(piece):
-        _overflow(sc, block, piece[taken:])
+    limits = sc.limits
+    room = (limits.max_block_chars if block.started else limits.max_metadata_chars) - block.raw_len
+    if len(piece) <= room:
+        block.add(piece)
+        em.pos += len(piece)
+        if verdict is CONTENT:
+            if block.streamed:
+                em.delta(block, piece)
+        elif verdict is HOLD:
+            assert block.parser is not None
+            block.parser.held(piece)
+        return
+    taken = piece[: max(room, 0)]
+    if taken:
+        block.add(taken)
+        em.pos += len(taken)
+        if verdict is CONTENT and block.streamed:
+            em.delta(block, taken)
+        elif verdict is HOLD:
+            assert block.parser is not None
+            block.parser.held(taken)
+    _overflow(sc, block, piece[len(taken) :])
 
 
 def _overflow(sc: Scanner, block: OpenBlock, rest: str) -> None:
@@ -270,8 +276,7 @@ def _start(sc: Scanner, line: str, complete: bool) -> None:
         return
     held = block.joined()
     cut = _line_offset(held, parser.opener_lines)
-    block.raw = [held[:cut]]
-    block.raw_len = cut
+    block.reset(held[:cut])
     em.pos -= len(held) - cut
     em.begin(block, _header(parser))
     if held[cut:]:

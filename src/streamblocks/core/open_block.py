@@ -10,24 +10,22 @@ from .registry import BlockType
 from .syntax import Header
 
 COMPACT_EVERY = 256
-"""Held pieces joined into one at a time (see :meth:`OpenBlock.compact`)."""
+"""Held pieces joined into one at a time (see :meth:`OpenBlock.add`)."""
 
 
 class OpenBlock:
     """A block being read: its held raw text and what its header said.
 
     A line block has the :class:`LineParser` that classifies its lines; an inline block
-    (``parser is None``) keeps the pieces of its content apart from its markers in
-    ``body``, since a reader may interleave them.
+    (``parser is None``) may interleave markers and content, so it notes where its
+    content lies in the raw text (``spans``) rather than keeping the content twice.
     """
 
     __slots__ = (
         "block_id",
         "block_type",
-        "body",
         "body_end",
         "compact_at",
-        "compacted",
         "error",
         "header",
         "index",
@@ -36,7 +34,9 @@ class OpenBlock:
         "parser",
         "raw",
         "raw_len",
+        "spans",
         "start",
+        "started",
         "streamed",
         "syntax_name",
         "type_name",
@@ -49,23 +49,20 @@ class OpenBlock:
         self.start = start
         self.raw: list[str] = []
         self.raw_len = 0
-        self.compacted = 0
         self.compact_at = COMPACT_EVERY
         self.opener_len = 0
         self.body_end = -1
-        self.body: list[str] | None = None if parser is not None else []
+        self.spans: list[int] = []
+        """Inline blocks: the content's ``[start, end)`` offsets in the raw text, flat."""
         self.block_id = ""
         self.type_name = ""
         self.block_type: BlockType | None = None
         self.header: Header | None = None
         self.metadata: Any = None
+        self.started = False
+        """Its header is complete and it was announced (see ``Emitter.begin``)."""
         self.streamed = False
         self.error: tuple[ErrorCode, str] | None = None
-
-    @property
-    def started(self) -> bool:
-        parser = self.parser
-        return parser.started if parser is not None else self.header is not None
 
     @property
     def path(self) -> str | None:
@@ -79,7 +76,10 @@ class OpenBlock:
         return parser.error if parser is not None else "malformed block"
 
     def add(self, piece: str) -> None:
-        """Hold ``piece`` as raw text."""
+        """Hold ``piece`` as raw text. Every :data:`COMPACT_EVERY` pieces the newest ones
+        are joined into one (each character is copied once more, whatever the block's
+        length), so a block fed a character at a time holds about one string per
+        kilobyte, not millions."""
         raw = self.raw
         raw.append(piece)
         self.raw_len += len(piece)
@@ -87,27 +87,42 @@ class OpenBlock:
             self.compact()
 
     def compact(self) -> None:
-        """Join the small pieces held since the last compaction into one, so a block
-        fed a character at a time holds about one string per kilobyte, not millions."""
         raw = self.raw
-        raw[self.compacted :] = ["".join(raw[self.compacted :])]
-        self.compacted = len(raw)
-        self.compact_at = self.compacted + COMPACT_EVERY
-        body = self.body
-        if body is not None and len(body) > COMPACT_EVERY:
-            body[:] = ["".join(body)]
+        first = self.compact_at - COMPACT_EVERY
+        raw[first:] = ["".join(raw[first:])]
+        self.compact_at = len(raw) + COMPACT_EVERY
+
+    def add_content(self, piece: str) -> None:
+        """Hold ``piece`` as raw text that is content (inline blocks)."""
+        spans = self.spans
+        at = self.raw_len
+        if spans and spans[-1] == at:
+            spans[-1] = at + len(piece)
+        else:
+            spans += (at, at + len(piece))
+        self.add(piece)
 
     def joined(self) -> str:
         raw = "".join(self.raw)
         self.raw = [raw]
+        self.compact_at = 1 + COMPACT_EVERY
         return raw
 
+    def reset(self, raw: str) -> None:
+        """Hold ``raw`` instead of what was held."""
+        self.raw = [raw]
+        self.raw_len = len(raw)
+        self.compact_at = 1 + COMPACT_EVERY
+
     def body_text(self) -> str:
-        """The content text: between opener and closer (line blocks), or the pieces
+        """The content text: between opener and closer (line blocks), or the spans
         attributed as content (inline blocks)."""
-        if self.body is not None:
-            return "".join(self.body)
         raw = self.joined()
+        if self.parser is None:
+            spans = self.spans
+            if len(spans) == 2:
+                return raw[spans[0] : spans[1]]
+            return "".join([raw[spans[k] : spans[k + 1]] for k in range(0, len(spans), 2)])
         end = self.body_end if self.body_end >= 0 else len(raw)
         return raw[self.opener_len : end]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..adapters.detection import detect_input_adapter
 from ..adapters.protocols import (
@@ -23,8 +23,10 @@ from ..adapters.protocols import (
     as_category,
 )
 from .blocks import Block
+from .emitter import Emitter
 from .errors import AdapterWarning, ErrorCode
 from .events import (
+    CONTENT_SECTION,
     BlockDelta,
     BlockEnd,
     BlockStart,
@@ -35,12 +37,7 @@ from .events import (
     StreamStarted,
     Usage,
 )
-
-if TYPE_CHECKING:
-    from .session import Session
-
-_CONTENT = "content"
-
+from .limits import Limits
 
 _COMPACT_EVERY = 256
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
@@ -84,8 +81,17 @@ def _describe(event: Any) -> str:
 class ProviderEvents:
     """Feeds provider events through the stream's input adapter."""
 
-    def __init__(self, session: Session, input_adapter: InputAdapter | str | None) -> None:
-        self._session = session
+    def __init__(
+        self,
+        em: Emitter,
+        limits: Limits,
+        consume: Callable[[str], None],
+        input_adapter: InputAdapter | str | None,
+    ) -> None:
+        self._em = em
+        self._limits = limits
+        self._consume = consume
+        """Where reply text goes: the session's scanner (``Session._consume``)."""
         self._adapter: InputAdapter | None = None
         self._adapter_spec = input_adapter
         self._adapter_failures: set[str] = set()
@@ -185,15 +191,15 @@ class ProviderEvents:
             if text.__class__ is not str and not isinstance(text, str):
                 self._not_text(event, "extract_text", text)
             elif text:
-                self._session._consume(text)
+                self._consume(text)
         elif category is EventCategory.PASSTHROUGH:
-            self._session._emit(Passthrough(event))
+            self._em.emit(Passthrough(event))
             self._native_spill = False
         elif category is EventCategory.STREAM_END:
             self._ended = True
         if self._native_spill:  # native text over the size limit: the event carries it on
             self._native_spill = False
-            self._session._emit(Passthrough(event))
+            self._em.emit(Passthrough(event))
 
     def _odd_answer(self, adapter: InputAdapter, answer: Any) -> None:
         """Warn (once per stream) that ``categorize`` answered no :class:`EventCategory`."""
@@ -230,7 +236,7 @@ class ProviderEvents:
             self._session_id = session_id
         if isinstance(run_id, str) and run_id:
             self._run_id = run_id
-        out = self._session._out
+        out = self._em.out
         if self._first_feed and out and out[0].__class__ is StreamStarted:
             # Not returned yet: STREAM_STARTED carries the ids the first item told.
             out[0] = StreamStarted(out[0].stream_id, self._session_id, self._run_id)
@@ -276,11 +282,11 @@ class ProviderEvents:
         if isinstance(piece, NativeStart):
             block_id = piece.block_id
             if not isinstance(block_id, str) or not block_id:
-                block_id = self._session._new_id()
+                block_id = self._em.new_id()
             native = self._natives[piece.key] = _NativeBlock(piece, block_id)
             self._rejected.discard(piece.key)
             attrs = dict(native.attrs)
-            self._session._emit(BlockStart(block_id, native.block_type, "native", attrs))
+            self._em.emit(BlockStart(block_id, native.block_type, "native", attrs))
         elif isinstance(piece, NativeDelta):
             text = piece.text
             if not isinstance(text, str):
@@ -293,12 +299,12 @@ class ProviderEvents:
                 return
             if not text:
                 return
-            if open_native.size + len(text) > self._session._limits.max_block_chars:
+            if open_native.size + len(text) > self._limits.max_block_chars:
                 self._reject_native(piece.key, open_native, text)
                 return
             open_native.add(text)
-            self._session._emit(
-                BlockDelta(open_native.block_id, open_native.block_type, _CONTENT, text)
+            self._em.emit(
+                BlockDelta(open_native.block_id, open_native.block_type, CONTENT_SECTION, text)
             )
         elif isinstance(piece, NativeEnd):
             if piece.key is None:
@@ -318,8 +324,8 @@ class ProviderEvents:
         del self._natives[key]
         self._rejected.add(key)
         native.parts.append(text)
-        limit = self._session._limits.max_block_chars
-        self._session._error(
+        limit = self._limits.max_block_chars
+        self._em.error(
             native.block_id,
             native.block_type,
             ErrorCode.TOO_LARGE,
@@ -339,7 +345,7 @@ class ProviderEvents:
             try:
                 content = json.loads(text) if text.strip() else {}
             except (ValueError, RecursionError) as exc:
-                self._session._error(
+                self._em.error(
                     native.block_id,
                     native.block_type,
                     ErrorCode.PARSE_FAILED,
@@ -350,17 +356,17 @@ class ProviderEvents:
                 return
         else:
             content = text
-        self._session._blocks += 1
+        self._em.blocks += 1
         block = Block(
             native.block_id, native.block_type, "native", None, content, attrs, "",
-            self._session._pos, self._session._pos,
+            self._em.pos, self._em.pos,
         )  # fmt: skip
-        self._session._emit(BlockEnd(block))
+        self._em.emit(BlockEnd(block))
 
     def _close_natives(self) -> None:
         for key in list(self._natives):
             native = self._natives.pop(key)
-            self._session._error(
+            self._em.error(
                 native.block_id,
                 native.block_type,
                 ErrorCode.UNCLOSED,

@@ -13,7 +13,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import ErrorCode
-from .events import StopReason
+from .events import (
+    CONTENT_SECTION,
+    BlockDelta,
+    Event,
+    StopReason,
+    new_event,
+)
 from .line_syntax import TEXT
 from .open_block import OpenBlock
 from .registry import TypeTable
@@ -31,6 +37,7 @@ class Region(InlineOut):
         "block",
         "buf",
         "cur",
+        "has_bulk",
         "index",
         "last",
         "lead",
@@ -66,6 +73,7 @@ class Region(InlineOut):
         self.block: OpenBlock | None = None
         self.attributed = False
         self.last = ""  # the last character attributed
+        self.has_bulk = type(reader).bulk is not InlineReader.bulk
 
     # ------------------------------------------------------------------ scanner side
 
@@ -95,6 +103,51 @@ class Region(InlineOut):
         if end == NOT_MINE:
             return self._not_mine(text, i)
         return self._end(text, end)
+
+    def lean_ready(self) -> bool:
+        """Whether the next chunk may take :meth:`lean`: the reader has a bulk step
+        and a block of this region is open and streamed."""
+        block = self.block
+        return self.has_bulk and block is not None and block.streamed
+
+    def lean(self, text: str) -> list[Event] | None:
+        """The lean step of a region (see :meth:`.scanner.Scanner.settle`): the
+        reader's bulk step takes ``text`` whole as content (its own held characters
+        first); ``None`` when it declines, or the limit is near, so :meth:`step` reads
+        ``text`` instead."""
+        block = self.block
+        assert block is not None
+        sc = self.sc
+        pend = self.pend
+        if block.raw_len + len(pend) + len(text) > sc.limits.max_block_chars:
+            return None
+        n = self.reader.bulk(text)
+        if n is None:
+            return None
+        sc.examined += len(text)
+        held = pend + text if pend else text
+        if n <= 0:
+            self.pend = held
+            return []
+        if n < len(held):
+            piece, self.pend = held[:n], held[n:]
+        else:
+            piece, self.pend = held, ""
+        self.attributed = True
+        self.last = piece[-1]
+        spans, raw, at = block.spans, block.raw, block.raw_len  # (OpenBlock.add_content, inline)
+        if spans and spans[-1] == at:
+            spans[-1] = at + n
+        else:
+            spans += (at, at + n)
+        raw.append(piece)
+        block.raw_len = at + n
+        if len(raw) > block.compact_at:
+            block.compact()
+        sc.em.pos += n
+        return [
+            new_event(BlockDelta, (block.block_id, block.type_name, CONTENT_SECTION, piece, None))
+        ]
 
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""
@@ -236,9 +289,7 @@ class Region(InlineOut):
             self._release_lead()
             self.sc.em.text(piece)
             return
-        block.add(piece)
-        assert block.body is not None
-        block.body.append(piece)
+        block.add_content(piece)
         em = self.sc.em
         em.pos += len(piece)
         if block.streamed:

@@ -30,13 +30,17 @@ from . import lines
 from .emitter import Emitter
 from .events import StopReason
 from .limits import Limits
-from .line_syntax import TEXT, LineParser, Verdict
+from .line_syntax import CONTENT, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
 from .region import Region, open_region
 from .registry import TypeTable
 from .syntax import InlineSyntax, SyntaxPlan
 
 _Search = Callable[[str, int], "re.Match[str] | None"]
+_Stop = Callable[[str], "re.Match[str] | None"]
+
+SLOW, VISIBLE, LINE_START, CONTENT_MODE, BLOCK_LINE, REGION = range(6)
+"""The scanner's lean modes (see :meth:`Scanner.settle`)."""
 
 
 class Scanner:
@@ -45,14 +49,19 @@ class Scanner:
     __slots__ = (
         "all_openers",
         "block",
+        "block_search",
+        "content_stop",
         "em",
         "examined",
+        "fence_search",
         "final",
         "flow",
         "inline",
+        "lean",
         "limits",
         "line",
         "max_marker",
+        "mode",
         "openers",
         "outside_search",
         "outside_starts",
@@ -62,9 +71,11 @@ class Scanner:
         "region",
         "room",
         "scan_fences",
+        "searched",
         "tail",
         "tail_span",
         "tails",
+        "visible_stop",
     )
 
     def __init__(self, plan: SyntaxPlan, limits: Limits, emitter: Emitter) -> None:
@@ -96,6 +107,13 @@ class Scanner:
         self.tails = _tail_search(self.all_openers)
         self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
         self.outside_search = _visible_search(self.outside_starts, self.all_openers)
+        self.visible_stop = _lean_visible_stop(self.outside_starts, self.all_openers)
+        """The lean visible step's search: anything that ends plain visible text."""
+        self.searched: LineParser | None = None
+        """The parser the next three searches were made for (see :meth:`_searches`)."""
+        self.block_search: _Search = _nothing
+        self.fence_search: _Search = _nothing
+        self.content_stop: _Stop = _nothing
         self.scan_fences = any(not syntax.code_aware for _, syntax, _ in inline)
         self.line: str | None = ""
         """The held start of the current line (``""``: at a line start, nothing held;
@@ -109,6 +127,10 @@ class Scanner:
         """Visible text held at a chunk's end: a proper prefix of an inline opener."""
         self.final = False
         self.examined = 0
+        self.lean = False
+        """Whether the session takes the lean steps at all (text in, no transforms)."""
+        self.mode = SLOW
+        """The lean step the next chunk may take (see :meth:`settle`)."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -149,8 +171,9 @@ class Scanner:
                 found = self.outside_search(text, i)
             else:
                 scan_inline = self.scan_fences
-                openers = self.all_openers if scan_inline else ()
-                found = _visible_search(parser.marker_starts, openers)(text, i)
+                if parser is not self.searched:
+                    self._searches(parser)
+                found = self.fence_search(text, i)
             if found is not None:
                 at = found.start()
                 self.examined += at + 1 - i
@@ -204,13 +227,14 @@ class Scanner:
         """The rest of a line inside a line block, and the lines after it that no
         marker of the block can start, in one piece."""
         parser = self.parser
-        starts = parser.marker_starts if parser is not None else None
         n = len(text)
-        if starts is None:
+        if parser is None or parser.marker_starts is None:
             nl = text.find("\n", i)
             end = n if nl < 0 else nl + 1
         else:
-            found = _line_search(starts)(text, i)
+            if parser is not self.searched:
+                self._searches(parser)
+            found = self.block_search(text, i)
             end = n if found is None else found.start() + 1
         self.examined += end - i
         if text[end - 1] == "\n":
@@ -234,6 +258,54 @@ class Scanner:
         self.line = None
         lines.decide(self, line + text[i:end], nl >= 0)
         return end
+
+    def _searches(self, parser: LineParser) -> None:
+        """Compile (or find compiled) the searches of ``parser``'s lines, once per
+        parser rather than once per step."""
+        self.searched = parser
+        starts = parser.marker_starts
+        openers = self.all_openers if self.scan_fences else ()
+        self.fence_search = _visible_search(starts, openers)
+        self.block_search = _line_search(starts) if starts is not None else _nothing
+        self.content_stop = _lean_content_stop(starts)
+
+    # ------------------------------------------------------------------ the lean steps
+
+    def settle(self) -> None:
+        """After a full step: name the lean step the next chunk may take, one of the
+        three bulk states where a chunk is one search and at most one event (taken
+        by :meth:`Session.feed <streamblocks.core.session.Session.feed>`):
+
+        * ``VISIBLE`` / ``LINE_START``: visible text outside blocks, mid-line or at a
+          line start that no line marker can begin with;
+        * ``CONTENT`` / ``BLOCK_LINE``: the streamed content of a line block, the same;
+        * ``REGION``: the content of an inline block whose reader has a bulk step.
+
+        Everything else (``SLOW``) goes through :meth:`run`.
+        """
+        mode = SLOW
+        if self.lean and not self.tail:
+            region, parser, line = self.region, self.parser, self.line
+            if region is not None:
+                if region.lean_ready():
+                    mode = REGION
+            elif parser is None:
+                if line is None:
+                    if self.flow is TEXT:
+                        mode = VISIBLE
+                elif not line and self.outside_starts is not None:
+                    mode = LINE_START
+            elif parser.marker_starts is not None and parser.started:
+                block = self.block
+                if block is not None and block.streamed and block.parser is parser:
+                    if parser is not self.searched:
+                        self._searches(parser)
+                    if line is None:
+                        if self.flow is CONTENT:
+                            mode = CONTENT_MODE
+                    elif not line:
+                        mode = BLOCK_LINE
+        self.mode = mode
 
     # ------------------------------------------------------------------ the end
 
@@ -297,6 +369,31 @@ def _tail_search(openers: tuple[str, ...]) -> _Search | None:
         return None
     alternatives = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
     return re.compile(f"(?:{alternatives})\\Z").search
+
+
+@functools.lru_cache(maxsize=256)
+def _lean_visible_stop(starts: str | None, openers: tuple[str, ...]) -> _Stop:
+    """What ends plain visible text in one chunk: an opener, a line start a marker
+    may begin (a newline before such a character, or at the chunk's end), or a tail
+    that may be the start of an opener."""
+    parts = [re.escape(opener) for opener in sorted(set(openers), key=len, reverse=True)]
+    parts.append(
+        "\n" if starts is None else "\n(?:[" + re.escape(starts) + "]|\\Z)" if starts else "\n\\Z"
+    )
+    prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
+    parts += [re.escape(p) + "\\Z" for p in sorted(prefixes, key=len, reverse=True)]
+    return re.compile("|".join(parts)).search
+
+
+@functools.lru_cache(maxsize=256)
+def _lean_content_stop(starts: str | None) -> _Stop:
+    """What ends a line block's plain content in one chunk: a newline before a
+    line that may be the block's marker, or at the chunk's end."""
+    if starts is None:
+        return re.compile("\n").search
+    if not starts:
+        return re.compile("\n\\Z").search
+    return re.compile("\n(?:[" + re.escape(starts) + "]|\\Z)").search
 
 
 def _nothing(text: str, pos: int = 0) -> re.Match[str] | None:

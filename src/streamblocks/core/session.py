@@ -21,11 +21,22 @@ from typing import Any
 from ..adapters.protocols import InputAdapter
 from ..transforms import DeltaTransform, compose_transforms
 from .emitter import Emitter
-from .errors import ErrorCode, SessionClosedError
-from .events import Counts, Event, StopReason, StreamFinished, StreamStarted
+from .errors import SessionClosedError
+from .events import (
+    CONTENT_SECTION,
+    BlockDelta,
+    Counts,
+    Event,
+    StopReason,
+    StreamFinished,
+    StreamStarted,
+    TextDelta,
+    new_event,
+)
 from .limits import Limits
+from .line_syntax import CONTENT
 from .provider import ProviderEvents
-from .scanner import Scanner
+from .scanner import CONTENT_MODE, LINE_START, REGION, SLOW, VISIBLE, Scanner
 from .syntax import SyntaxPlan
 
 _BOM = "\ufeff"
@@ -74,7 +85,8 @@ class Session:
         self._aborted: str | None = None
         self._em = Emitter()
         self._scan = Scanner(plan, limits, self._em)
-        self._provider = ProviderEvents(self, input_adapter)
+        self._scan.lean = self._identity and not transforms
+        self._provider = ProviderEvents(self._em, limits, self._consume, input_adapter)
         self._transforms = tuple(transforms)
         self._chain = compose_transforms(*transforms).for_stream() if transforms else None
 
@@ -83,6 +95,58 @@ class Session:
     def feed(self, chunk: Any) -> list[Event]:
         """Process one chunk of text (or one provider event) and return the events it
         made decidable."""
+        scan = self._scan
+        mode = scan.mode
+        if mode and chunk and chunk.__class__ is str:
+            # The lean steps: in a bulk state a chunk that holds nothing the state must
+            # stop for is one search and one event (see Scanner.settle).
+            if mode == VISIBLE:
+                if scan.visible_stop(chunk) is None:
+                    n = len(chunk)
+                    scan.examined += n
+                    self._em.pos += n
+                    return [new_event(TextDelta, (chunk,))]
+            elif mode == LINE_START:
+                if chunk[0] not in scan.outside_starts and scan.visible_stop(chunk) is None:  # type: ignore[operator]
+                    scan.line = None  # (the line is decided: no marker starts with it)
+                    scan.mode = VISIBLE
+                    n = len(chunk)
+                    scan.examined += n
+                    self._em.pos += n
+                    return [new_event(TextDelta, (chunk,))]
+            elif mode == REGION:
+                region = scan.region
+                assert region is not None
+                events = region.lean(chunk)
+                if events is not None:
+                    return events
+            else:
+                parser = scan.parser
+                block = scan.block
+                assert parser is not None and block is not None
+                n = len(chunk)
+                if (
+                    scan.content_stop(chunk) is None
+                    and block.raw_len + n <= self._limits.max_block_chars
+                    and (mode == CONTENT_MODE or chunk[0] not in parser.marker_starts)  # type: ignore[operator]
+                ):
+                    scan.line = None
+                    scan.flow = CONTENT
+                    scan.mode = CONTENT_MODE
+                    scan.examined += n
+                    self._em.pos += n
+                    raw = block.raw  # (OpenBlock.add, inline)
+                    raw.append(chunk)
+                    block.raw_len += n
+                    if len(raw) > block.compact_at:
+                        block.compact()
+                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, parser.path)
+                    return [new_event(BlockDelta, fields)]
+        return self._feed(chunk)
+
+    def _feed(self, chunk: Any) -> list[Event]:
+        """``feed`` through the full machinery; it leaves the scanner settled for the
+        next chunk's lean step."""
         if self._closed:
             raise SessionClosedError("feed() after close()")
         if self._busy:
@@ -92,6 +156,8 @@ class Session:
             provider._after_end([chunk])
             return []
         self._busy = True  # stays set if this call raises (see close())
+        scan = self._scan
+        scan.mode = SLOW
         em = self._em
         out = em.out = []
         if not self._started:
@@ -103,7 +169,7 @@ class Session:
                 self._busy = False
                 return out
         elif em.pos:
-            self._scan.run(chunk)
+            scan.run(chunk)
         else:
             self._consume(chunk)
         if em.texts:
@@ -113,10 +179,12 @@ class Session:
         self._busy = False
         if self._chain is not None:
             return self._chain.process_all(out)
+        scan.settle()
         return out
 
     def close(self) -> list[Event]:
         """End the stream: report what is still open and emit ``STREAM_FINISHED``."""
+        self._scan.mode = SLOW
         if self._closed:
             raise SessionClosedError("close() called twice")
         if self._busy:
@@ -199,6 +267,7 @@ class Session:
         """``close()`` for a stream that did not end normally: nothing more is read or
         reported, only ``STREAM_FINISHED`` with ``stop_reason=error`` and ``cause``."""
         self._closed = True
+        self._scan.mode = SLOW
         em = self._em
         em.out = []
         counts = Counts(em.pos, em.blocks, em.errors)
@@ -225,34 +294,3 @@ class Session:
             self._em.text(_BOM)
             text = text[1:]
         scan.run(text)
-
-    def _emit(self, event: Event) -> None:
-        self._em.emit(event)
-
-    def _new_id(self) -> str:
-        return self._em.new_id()
-
-    def _error(
-        self, block_id: str | None, type_name: str | None, code: ErrorCode, message: str, raw: str
-    ) -> None:
-        self._em.error(block_id, type_name, code, message, raw)
-
-    @property
-    def _pos(self) -> int:
-        return self._em.pos
-
-    @property
-    def _blocks(self) -> int:
-        return self._em.blocks
-
-    @_blocks.setter
-    def _blocks(self, value: int) -> None:
-        self._em.blocks = value
-
-    @property
-    def _out(self) -> list[Event]:
-        return self._em.out
-
-    @property
-    def _errors(self) -> int:
-        return self._em.errors

@@ -260,6 +260,15 @@ class InlineReader(ABC):
         """The stream ended inside the region (default: do nothing, so an open block is
         ``UNCLOSED`` and pending characters are visible text)."""
 
+    def bulk(self, text: str) -> int | None:
+        """Optional, for speed: the next chunk read whole while a block is open, when
+        all it decides is content. Consume ``text`` as :meth:`read` would and return
+        how many of the characters consumed and not yet attributed (the oldest first)
+        are the open block's content, attributing nothing else; or ``None`` without
+        consuming anything, and :meth:`read` gets the chunk. A reader that overrides
+        it gets each such chunk as one search and one event."""
+        return None
+
 
 class InlineSyntax(Syntax):
     """A format whose markers may begin anywhere in visible text (see the module

@@ -101,6 +101,13 @@ class MarkupRegion(InlineReader):
             return NOT_MINE  # the reply does not start with this format
         return max(start, start + reader.attributed - before)
 
+    def bulk(self, text: str) -> int | None:
+        delta = self.reader.thinking_only(text)  # (the common case of read)
+        if delta is None:
+            return None
+        self._given += len(text)
+        return len(delta)
+
     def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:
         reader = self.reader
         self._apply(reader.finish(cut=stop_reason is StopReason.max_tokens), out)
