@@ -99,6 +99,7 @@ class RunReader:
 
     def __init__(self, options: ReadOptions | None = None) -> None:
         self.options = options = options or ReadOptions()
+        self.unknown: str | dict[str, str]
         if isinstance(options.registry, BlockRegistry):
             self.registry, self.unknown = options.registry, options.unknown or "text"
         else:
