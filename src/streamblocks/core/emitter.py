@@ -25,6 +25,7 @@ from .events import (
     TextDelta,
 )
 from .open_block import OpenBlock
+from .partials import Source, source_for
 from .registry import BlockType
 from .syntax import BODY, Header, ParseFailure
 from .validation import run_validators, validate_content, validate_metadata
@@ -39,6 +40,7 @@ class Emitter:
     __slots__ = (
         "blocks",
         "delta_key",
+        "delta_source",
         "deltas",
         "errors",
         "next_id",
@@ -52,6 +54,7 @@ class Emitter:
         self.texts: list[str] = []
         self.deltas: list[str] = []
         self.delta_key: tuple[str, str, str | None] = ("", "", None)
+        self.delta_source: Source | None = None  # where the deltas' partial is read from
         self.pos = 0
         """Characters of the stream's text consumed so far (the next character's offset)."""
         self.next_id = 0
@@ -76,6 +79,7 @@ class Emitter:
         elif self.deltas and key != self.delta_key:
             self.flush_deltas()
         self.delta_key = key
+        self.delta_source = block.partial
         self.deltas.append(text)
 
     def emit(self, event: Event) -> None:
@@ -101,7 +105,9 @@ class Emitter:
             block_id, type_name, path = self.delta_key
             text = "".join(self.deltas)
             self.deltas.clear()
-            self.out.append(_new(BlockDelta, (block_id, type_name, _CONTENT, text, path)))
+            source = self.delta_source
+            at = source.add(text, path) if source is not None else None
+            self.out.append(_new(BlockDelta, (block_id, type_name, _CONTENT, text, path, at)))
 
     def flush(self) -> None:
         if self.texts:
@@ -135,6 +141,7 @@ class Emitter:
             if block.error is None:
                 block.metadata, block.error = validate_metadata(block_type, header.metadata)
         if block.streamed:
+            block.partial = source_for(block.syntax_name, block.type_name, block.parser)
             fields = (block.block_id, block.type_name, block.syntax_name, header.attrs)
             self.emit(_new(BlockStart, fields))
         if hooks and block_type is not None and block_type.on_start is not None:

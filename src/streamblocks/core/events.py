@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 if TYPE_CHECKING:
     from .blocks import Block
     from .errors import ErrorCode
+    from .partials import PartialAt
 
 
 class EventType(str, Enum):
@@ -123,7 +124,9 @@ class BlockDelta(NamedTuple):
     """Block text as it arrives.
 
     ``path`` names the part of structured content the text belongs to (a gadget's
-    argument pointer); it is ``None`` for plain content.
+    argument pointer); it is ``None`` for plain content. ``partial_at`` is where
+    :attr:`partial` is read from (``None`` for blocks whose body is not an object);
+    it takes no part in equality.
     """
 
     block_id: str
@@ -131,10 +134,22 @@ class BlockDelta(NamedTuple):
     section: str
     text: str
     path: str | None = None
+    partial_at: PartialAt | None = None
 
     @property
     def type(self) -> Literal[EventType.BLOCK_DELTA]:
         return EventType.BLOCK_DELTA
+
+    @property
+    def partial(self) -> Any:
+        """The object written so far, up to and including this delta, on a block whose
+        body is an object (a tool call's arguments, the structured output, a gadget's
+        arguments): complete values as they will be, an unfinished string as far as it
+        is written, an unfinished number, literal or key left out; ``None`` before the
+        first value and on other blocks. Computed on first read (read deltas in order:
+        each piece of text is then read once); a fresh object."""
+        at = self.partial_at
+        return at.value if at is not None else None
 
 
 class BlockMetadata(NamedTuple):
@@ -246,3 +261,13 @@ for _cls in EVENT_CLASSES:
     setattr(_cls, "__eq__", _same_event)  # noqa: B010
     setattr(_cls, "__ne__", _different_event)  # noqa: B010
     setattr(_cls, "__hash__", tuple.__hash__)  # noqa: B010
+
+
+def _same_delta(self: tuple[Any, ...], other: object) -> bool:
+    # ``partial_at`` (the last field) is where a value is read from, not a value.
+    return type(self) is type(other) and self[:5] == other[:5]
+
+
+setattr(BlockDelta, "__eq__", _same_delta)  # noqa: B010
+setattr(BlockDelta, "__ne__", lambda self, other: not _same_delta(self, other))  # noqa: B010
+setattr(BlockDelta, "__hash__", lambda self: hash(self[:5]))  # noqa: B010

@@ -6,6 +6,7 @@ from typing import Any
 
 from .errors import ErrorCode
 from .line_syntax import LineParser
+from .partials import Source
 from .registry import BlockType
 from .syntax import Header
 
@@ -34,6 +35,7 @@ class OpenBlock:
         "metadata",
         "opener_len",
         "parser",
+        "partial",
         "raw",
         "raw_len",
         "start",
@@ -61,6 +63,7 @@ class OpenBlock:
         self.metadata: Any = None
         self.streamed = False
         self.error: tuple[ErrorCode, str] | None = None
+        self.partial: Source | None = None  # BlockDelta.partial's source (object bodies)
 
     @property
     def started(self) -> bool:
