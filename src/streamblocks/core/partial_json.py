@@ -21,10 +21,11 @@ immutable), so reading it costs its size; feeding costs the text's length, once.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Final
 
-__all__ = ["PartialJson", "copy_json"]
+__all__ = ["PartialJson", "copy_json", "json_prefix"]
 
 _RUN: Final = re.compile(r'[^"\\]+')
 _SPACE: Final = re.compile(r"[ \t\n\r]*")
@@ -340,8 +341,58 @@ class PartialJson:
             partial = container
         return partial
 
+    def open_path(self) -> tuple[str | int, ...] | None:
+        """Where the unfinished part is: the keys and indexes from the top value down to
+        the innermost open container, or to the string being written in it; ``None``
+        once the top value is complete (or before it began)."""
+        if self._mode == _DONE or (not self._stack and self._mode != _STRING):
+            return None
+        path: list[str | int] = []
+        stack, keys = self._stack, self._keys
+        for depth in range(1, len(stack) + 1):
+            if depth == len(stack):
+                if self._mode == _STRING and not self._string_is_key:
+                    path.append(_place(stack[-1], keys[-1]))
+                break
+            path.append(_place(stack[depth - 1], keys[depth - 1]))
+        return tuple(path)
+
     def _joined(self) -> str:
         parts = self._parts
         if len(parts) > 1:
             parts[:] = ["".join(parts)]  # the next read joins only what came since
         return parts[0] if parts else ""
+
+
+def _place(container: Any, key: Any) -> str | int:
+    """The key (object) or index (array) the next value of ``container`` takes."""
+    return len(container) if container.__class__ is list else key
+
+
+def json_prefix(value: Any) -> str:
+    """JSON text of a partial value that later values of the same object extend: its
+    last string and the containers holding it left open, and a number, ``true``,
+    ``false`` or ``null`` in the last place left out (where a gadget's value may still
+    turn into text). ``json.dumps`` of the final value (same key order, default
+    separators, ``ensure_ascii=False``) starts with it."""
+    cls = value.__class__
+    if cls is dict:
+        items = list(value.items())
+        head = [f"{_dumps(k)}: {_dumps(v)}" for k, v in items[:-1]]
+        if items:
+            key, last = items[-1]
+            if last.__class__ in (dict, list, str):
+                head.append(f"{_dumps(key)}: {json_prefix(last)}")
+        return "{" + ", ".join(head)
+    if cls is list:
+        head = [_dumps(v) for v in value[:-1]]
+        if value and value[-1].__class__ in (dict, list, str):
+            head.append(json_prefix(value[-1]))
+        return "[" + ", ".join(head)
+    if cls is str:
+        return _dumps(value)[:-1]
+    return ""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

@@ -15,7 +15,10 @@ from typing import Any
 
 from .partial_json import PartialJson
 
-__all__ = ["JsonSource", "PartialAt", "Source", "source_for"]
+__all__ = ["JsonSource", "PartialAt", "Path", "Source", "source_for"]
+
+Path = tuple[str | int, ...]
+"""Keys and indexes from the top of a value down to one place in it."""
 
 
 class Source:
@@ -30,7 +33,8 @@ class Source:
     def add(self, text: str, path: str | None) -> PartialAt:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def value_at(self, index: int) -> Any:  # pragma: no cover - abstract
+    def value_at(self, index: int) -> tuple[Any, Path | None]:  # pragma: no cover - abstract
+        """The value after the first ``index`` deltas, and where its unfinished part is."""
         raise NotImplementedError
 
 
@@ -48,7 +52,7 @@ class JsonSource(Source):
         pieces.append(text)
         return PartialAt(self, len(pieces))
 
-    def value_at(self, index: int) -> Any:
+    def value_at(self, index: int) -> tuple[Any, Path | None]:
         reader = self.reader
         if reader is None or self.read_to > index:
             reader = self.reader = PartialJson()
@@ -58,30 +62,44 @@ class JsonSource(Source):
         for piece in pieces[start:index]:
             reader.feed(piece)
         self.read_to = index
-        return reader.value()
+        return reader.value(), reader.open_path()
 
 
 class PartialAt:
     """The place of one delta in its block's :class:`Source`; the value is computed on
     first read and kept. Pickling (or copying) one keeps just the value."""
 
-    __slots__ = ("_value", "index", "source")
+    __slots__ = ("_open", "_value", "index", "source")
 
-    def __init__(self, source: Source | None, index: int, value: Any = None) -> None:
+    def __init__(
+        self, source: Source | None, index: int, value: Any = None, open_path: Path | None = None
+    ) -> None:
         self.source = source
         self.index = index
         self._value = value
+        self._open = open_path
+
+    def _read(self) -> None:
+        source = self.source
+        if source is not None:
+            self._value, self._open = source.value_at(self.index)
+            self.source = None
 
     @property
     def value(self) -> Any:
-        source = self.source
-        if source is not None:
-            self._value = source.value_at(self.index)
-            self.source = None
+        """The object written up to this delta."""
+        self._read()
         return self._value
 
+    @property
+    def open_path(self) -> Path | None:
+        """Where the value's unfinished part is (keys and indexes from the top), or
+        ``None`` when the value is complete: the typed views forgive what fails there."""
+        self._read()
+        return self._open
+
     def __reduce__(self) -> tuple[Any, ...]:
-        return (PartialAt, (None, self.index, self.value))
+        return (PartialAt, (None, self.index, self.value, self._open))
 
     def __repr__(self) -> str:
         return "PartialAt(...)" if self.source is not None else f"PartialAt({self._value!r})"

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..core.partial_json import copy_json
-from ..core.partials import PartialAt, Source
+from ..core.partials import PartialAt, Path, Source
 from ..core.registry import BlockType
 from ..prompts import listing
-from .arguments import build_arguments, normalize_pointer
+from .arguments import build_arguments, normalize_pointer, split_pointer
 from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
 
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
@@ -127,7 +127,7 @@ class GadgetSource(Source):
         log.append((text, path))
         return PartialAt(self, len(log))
 
-    def value_at(self, index: int) -> Any:
+    def value_at(self, index: int) -> tuple[Any, Path | None]:
         if self.read_to > index:
             self.pairs, self.read_to = [], 0
         pairs = self.pairs
@@ -140,7 +140,7 @@ class GadgetSource(Source):
                     pieces.append(text)
                     break
         self.read_to = index
-        return self._build()
+        return self._build(), _open(pairs[-1][0]) if pairs else None
 
     def _build(self) -> dict[str, Any]:
         pairs = self.pairs
@@ -154,6 +154,15 @@ class GadgetSource(Source):
             self.last = build_arguments(written, self.model)
         copied: dict[str, Any] = copy_json(self.last)
         return copied
+
+
+def _open(pointer: str) -> Path | None:
+    """The place of the value being written (a gadget never knows it is complete)."""
+    try:
+        tokens = split_pointer(pointer)
+    except ParseFailure:
+        return None
+    return tuple(int(t) if t.isdigit() and (t == "0" or t[0] != "0") else t for t in tokens)
 
 
 def _lines(text: str) -> list[str]:
