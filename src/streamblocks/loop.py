@@ -145,7 +145,7 @@ class _Folder:
         self._thinking: list[str] = []
         self._native_open: dict[str, str] = {}
         self._calls_open: dict[str, BlockStart] = {}
-        self._finish_open: dict[str, Any] = {}  # finish calls streaming: their last partial
+        self._finish_open: dict[str, Any] = {}  # finish calls streaming: last value, view
         self._items: list[Any] = []  # the message: text pieces and content blocks
         self._converter = MessageAccumulator()
         self._finished: StreamFinished | None = None
@@ -214,14 +214,17 @@ class _Folder:
         """``on_partial`` with the structured output as far as written, typed."""
         assert self.output is not None
         value = event.partial
-        if value is None or value == self._finish_open[event.block_id]:
+        last_value, last_view = self._finish_open[event.block_id] or (None, None)
+        if value is None or value == last_value:
             return  # nothing new written (a key, a number not yet complete)
-        self._finish_open[event.block_id] = value
         try:
             view = partial_view(self.output, event)
         except ValidationError:  # wrong, not unfinished: step.output_error will say why
             del self._finish_open[event.block_id]
             return
+        self._finish_open[event.block_id] = (value, view)
+        if view == last_view:
+            return  # what grew is not shown yet (a Literal half written)
         self._call("on_partial", view)
 
     def _block_end(self, block: Block) -> None:
