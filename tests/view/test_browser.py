@@ -324,3 +324,32 @@ def test_a_large_transcript_renders_completely(pages: Any, serve: Any, tmp_path:
     page = pages().open(serve(path).url)
     assert page.locator("sb-tool-call").count() == 500
     assert page.locator("sb-footer .sb-status").inner_text() == "finished"
+
+
+def test_a_tool_call_fills_its_arguments_while_they_stream(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    lines: queue.Queue[Any] = queue.Queue()
+    run = claude_partial_run()
+    pieces = [line.get("event", {}).get("delta", {}).get("partial_json") for line in run]
+    cut = pieces.index("test ") + 1  # '{"command": "pytest ' written, the rest not yet
+    for line in run[:cut]:
+        lines.put(line)
+    served = serve(iter(lines.get, None))
+    page = pages().page
+    page.goto(served.url)
+    card = page.locator("sb-tool-call")
+    card.wait_for()
+    page.wait_for_function(
+        "() => document.querySelector('sb-tool-call .sb-hint').textContent.includes('pytest')"
+    )
+    assert card.get_attribute("data-state") == "streaming"
+    card.locator("summary").click()
+    assert json.loads(card.locator(".sb-tool-body pre").inner_text()) == {"command": "pytest "}
+    shot(page, "view-tool-call-streaming.png", tmp_path)
+    for line in run[cut:]:
+        lines.put(line)
+    lines.put(None)
+    page.wait_for_selector("body[data-rendered=true]", timeout=20000)
+    assert card.get_attribute("data-state") == "done"
+    assert "pytest -q" in card.locator(".sb-tool-body").inner_text()

@@ -7,9 +7,12 @@ A reader thread feeds the input through the processor; each of our events goes t
 to :attr:`Run.messages`. Every page that connects gets the messages from the start and
 then the new ones as they come, so reloading the page loses nothing.
 
-Two things the AG-UI events do not carry are added as ``CUSTOM`` events named
+Three things the AG-UI events do not carry are added as ``CUSTOM`` events named
 ``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
-library raised) and ``tool_error`` (``TOOL_CALL_RESULT`` has no error flag).
+library raised), ``tool_error`` (``TOOL_CALL_RESULT`` has no error flag) and
+``partial`` (a tool call's arguments as far as written, ``BlockDelta.partial``, so the
+card fills while they stream: sent on every delta up to 2 KB of arguments, then each
+time they grew by a quarter, so a long call costs a few times its size, not its square).
 """
 
 from __future__ import annotations
@@ -21,13 +24,24 @@ import warnings
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .. import AdapterWarning, Passthrough, StreamBlockProcessor, StreamStarted
+from .. import (
+    AdapterWarning,
+    BlockDelta,
+    BlockEnd,
+    BlockError,
+    BlockStart,
+    Passthrough,
+    StreamBlockProcessor,
+    StreamStarted,
+)
 from ..content import Message, MessageAccumulator
 from ..ext.agui import AGUIOutputAdapter, encode_sse
+from ..ext.agui.payloads import jsonable
 from .message import finished, message_events
 from .source import BadInput, Document
 
 VIEW_PREFIX = "streamblocks.view."
+_PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 
 
 class Run:
@@ -120,12 +134,27 @@ class _Converter:
     def __init__(self, run: Run) -> None:
         self.run = run
         self.output = AGUIOutputAdapter().for_stream()
+        self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
 
     def convert(self, event: Any) -> list[Any]:
         self.run.accumulator.add(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
         out = list(self.output.to_protocol_event(event))
+        if isinstance(event, BlockStart):
+            native = event.syntax == "native"
+            if (native and event.block_type == "tool_call") or event.syntax == "gadget":
+                call_id = (event.attrs.get("id") if native else None) or event.block_id
+                self.calls[event.block_id] = [str(call_id), 0, 0]
+        elif isinstance(event, BlockDelta) and event.block_id in self.calls:
+            call = self.calls[event.block_id]
+            call[1] += len(event.text)
+            if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
+                call[2] = call[1]
+                value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
+                out.append(_viewer_event("partial", value))
+        elif isinstance(event, (BlockEnd, BlockError)):
+            self.calls.pop(event.block_id or "", None)
         block = getattr(event, "block", None)
         if (
             block is not None

@@ -247,6 +247,8 @@ class Run extends HTMLElement {
       element.fail(value);
     } else if (name === "streamblocks.view.warning") {
       this.warn(String(value.message ?? "warning"));
+    } else if (name === "streamblocks.view.partial") {
+      this.rows.get(`tool:${value.tool_call_id}`)?.partial?.(value.value);
     } else if (name === "streamblocks.view.tool_error") {
       this.lastResult.get(value.tool_call_id)?.error();
     } else {
