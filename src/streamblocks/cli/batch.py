@@ -38,6 +38,7 @@ class ReadOptions:
     unknown: str | None = None
     delay: float = 0.0
     markup: str | None = None
+    partial: bool = False
 
 
 def expand(patterns: Sequence[str]) -> list[str]:
@@ -102,7 +103,7 @@ class Reader:
         """:meth:`events` as records (the ``--json`` objects) naming their ``source``.
         ``on_bytes`` hears how many bytes have been read, after each record."""
         for source, event in self.events(path, warn):
-            record = event_dict(event)
+            record = event_dict(event, partial=self.options.partial)
             record["source"] = source.name
             yield record
             if on_bytes is not None and source.reader is not None:
