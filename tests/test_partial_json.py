@@ -100,13 +100,16 @@ def test_open_path_names_the_unfinished_part() -> None:
     assert reader.open_path() is None
 
 
-def test_values_are_fresh_objects() -> None:
+def test_open_containers_are_new_and_finished_values_shared() -> None:
     reader = PartialJson()
-    reader.feed('{"a": [1, {"b": 2}], "c": "d')
+    reader.feed('{"a": [1, {"b": 2}], "c": [3, "d')
     first = reader.value()
-    first["a"][1]["b"] = "changed"
-    first["a"].append(9)
-    assert reader.value() == {"a": [1, {"b": 2}], "c": "d"}
+    first["x"] = 1
+    first["c"].append(9)  # open containers: this read's own
+    reader.feed('e"')
+    second = reader.value()
+    assert second == {"a": [1, {"b": 2}], "c": [3, "de"]}
+    assert second["a"] is first["a"]  # finished: shared, never changes again
 
 
 @settings(max_examples=150, deadline=None)

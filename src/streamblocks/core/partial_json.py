@@ -15,8 +15,11 @@ So the values are monotone: a value once complete never changes, strings only gr
 Text that is not JSON stops the reader where it went wrong (:attr:`PartialJson.error`);
 the value written before that point is kept.
 
-The value handed out is a fresh object (containers copied, strings shared: they are
-immutable), so reading it costs its size; feeding costs the text's length, once.
+Reading the value copies only what is still open (the containers on the way to the
+unfinished part, shallowly) and shares every finished value with the reader and with
+earlier reads: a finished value never changes again, so a read costs the open
+containers' widths, not the whole object, and feeding costs the text's length, once.
+Treat a value as read-only (``copy.deepcopy`` one to change it).
 """
 
 from __future__ import annotations
@@ -314,9 +317,11 @@ class PartialJson:
     # ------------------------------------------------------------------ the value so far
 
     def value(self) -> Any:
-        """The value written so far (see the module docstring); a fresh object."""
+        """The value written so far (see the module docstring): its open containers
+        are new objects, its finished values shared with earlier reads."""
         if self._mode == _DONE:
-            return copy_json(self._top)
+            top = self._top
+            return top.copy() if top.__class__ in _CONTAINERS else top
         stack = self._stack
         if not stack:
             if self._mode == _STRING and not self._string_is_key:
@@ -330,7 +335,7 @@ class PartialJson:
         # From the innermost open container out: each copied, holding the one inside.
         keys = self._keys
         for depth in range(len(stack) - 1, -1, -1):
-            container = copy_json(stack[depth])
+            container = stack[depth].copy()
             if partial is not None:
                 if container.__class__ is dict:
                     key = keys[depth]
