@@ -93,18 +93,20 @@ def timed(case: Callable[[list[Any]], int], items: list[Any]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--cases", default=",".join(CASES), help="comma-separated case names")
     args = parser.parse_args()
+    cases = {name: CASES[name] for name in args.cases.split(",")}
     streams = {name: events_for(arguments) for name, arguments in shapes().items()}
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
         for shape, items in streams.items():
-            for name, case in CASES.items():
+            for name, case in cases.items():
                 times.setdefault((shape, name), []).append(timed(case, items))
     print(f"medians of {args.rounds} rounds; 100 KB arguments, 4-character deltas")
     print(f"{'arguments':12} {'case':16} {'ms':>9} {'÷ not read':>11}")
     for shape in streams:
         base = statistics.median(times[(shape, "not read")])
-        for name in CASES:
+        for name in cases:
             median = statistics.median(times[(shape, name)])
             print(f"{shape:12} {name:16} {median * 1e3:9.1f} {median / base:11.2f}")
 
