@@ -17,6 +17,7 @@ from google import genai
 from google.genai import types
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import BaseModel
 
 from partial_helpers import ARGUMENTS, assert_monotone
 from streamblocks import (
@@ -323,3 +324,20 @@ def test_a_session_snapshot_mid_call_resumes_the_partial() -> None:
     rest = [e for item in items[6:] for e in resumed.feed(item)] + resumed.close()
     values = [e.partial for e in first + rest if isinstance(e, BlockDelta)]
     assert_monotone(values, {"path": "a.txt", "n": [1, 2]})
+
+
+def test_a_gadget_snapshot_mid_call_resumes_the_partial() -> None:
+    class Args(BaseModel):  # local: a snapshot must write it as a reference
+        path: str
+        n: int
+
+    registry = BlockRegistry()
+    registry.register("Write", syntax=GadgetSyntax(), content=Args)
+    processor = StreamBlockProcessor(registry)
+    session = processor.session()
+    events = session.feed("!!!GADGET_START:Write\n!!!ARG:path\n/tmp/a\n!!!ARG:n\n")
+    resumed = processor.restore(session.snapshot())
+    events += resumed.feed("15\n!!!GADGET_END\n") + resumed.close()
+    values = [e.partial for e in events if isinstance(e, BlockDelta)]
+    assert values == [{"path": "/tmp/a"}, {"path": "/tmp/a", "n": 15}]
+    assert finals(events) == {"block-1": Args(path="/tmp/a", n=15)}

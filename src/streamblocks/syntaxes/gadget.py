@@ -58,7 +58,7 @@ class _GadgetBlock(LineParser):
         """The source of the block's ``BlockDelta.partial`` (its ``!!!ARG:`` lines
         are told to it as they are read)."""
         block_type = self.header.block_type if self.header is not None else None
-        self._partial = GadgetSource(block_type.content if block_type is not None else None)
+        self._partial = GadgetSource(block_type)
         return self._partial
 
     def on_line(self, line: str, complete: bool) -> Verdict:
@@ -110,11 +110,11 @@ class GadgetSource(Source):
     its line is complete (``15`` is ``15`` after its newline; should more lines
     follow, it becomes text: the one place a gadget's partial changes a value)."""
 
-    __slots__ = ("last", "log", "model", "pairs")
+    __slots__ = ("block_type", "last", "log", "pairs")
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, block_type: BlockType | None) -> None:
         super().__init__()
-        self.model = model
+        self.block_type = block_type  # (a snapshot writes it as a reference)
         self.log: list[tuple[str, str | None]] = []  # ("", path) begins, (text, path) adds
         self.pairs: list[tuple[str, list[str]]] = []
         self.last: dict[str, Any] = {}
@@ -151,7 +151,8 @@ class GadgetSource(Source):
             if _shown(text):
                 written.append((pointer, _lines(text)))
         with contextlib.suppress(ParseFailure):  # a conflict: the block will be rejected
-            self.last = build_arguments(written, self.model)
+            model = self.block_type.content if self.block_type is not None else None
+            self.last = build_arguments(written, model)
         copied: dict[str, Any] = copy_json(self.last)
         return copied
 
