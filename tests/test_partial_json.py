@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partial_helpers import ARGUMENTS, VALUES, assert_monotone, grows
-from streamblocks.core.partial_json import PartialJson, json_prefix
+from streamblocks.core.json_prefix import json_prefix
+from streamblocks.core.partial_json import PartialJson
 
 
 def values_at(pieces: list[str]) -> list[Any]:

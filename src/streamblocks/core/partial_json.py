@@ -24,11 +24,10 @@ Treat a value as read-only (``copy.deepcopy`` one to change it).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Final
 
-__all__ = ["PartialJson", "copy_json", "json_prefix"]
+__all__ = ["PartialJson", "copy_json"]
 
 _RUN: Final = re.compile(r'[^"\\]+')
 _SPACE: Final = re.compile(r"[ \t\n\r]*")
@@ -372,32 +371,3 @@ class PartialJson:
 def _place(container: Any, key: Any) -> str | int:
     """The key (object) or index (array) the next value of ``container`` takes."""
     return len(container) if container.__class__ is list else key
-
-
-def json_prefix(value: Any) -> str:
-    """JSON text of a partial value that later values of the same object extend: its
-    last string and the containers holding it left open, and a number, ``true``,
-    ``false`` or ``null`` in the last place left out (where a gadget's value may still
-    turn into text). ``json.dumps`` of the final value (same key order, default
-    separators, ``ensure_ascii=False``) starts with it."""
-    cls = value.__class__
-    if cls is dict:
-        items = list(value.items())
-        head = [f"{_dumps(k)}: {_dumps(v)}" for k, v in items[:-1]]
-        if items:
-            key, last = items[-1]
-            if last.__class__ in (dict, list, str):
-                head.append(f"{_dumps(key)}: {json_prefix(last)}")
-        return "{" + ", ".join(head)
-    if cls is list:
-        head = [_dumps(v) for v in value[:-1]]
-        if value and value[-1].__class__ in (dict, list, str):
-            head.append(json_prefix(value[-1]))
-        return "[" + ", ".join(head)
-    if cls is str:
-        return _dumps(value)[:-1]
-    return ""
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from ...core.events import BlockDelta, BlockEnd, BlockError, BlockMetadata, BlockStart
-from ...core.partial_json import json_prefix
+from ...core.json_prefix import json_prefix
 from .payloads import (
     block_payload,
     delta_payload,
