@@ -474,3 +474,26 @@ def test_sniff_arrays() -> None:
     assert sniff(b'\n[\n  {\n    "type": "system"') == "json"  # pretty-printed, cut
     assert sniff(b"[link](https://example.com) text") == "text"
     assert sniff(b"[]") == "text"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_extract_partial_adds_the_arguments_so_far_to_deltas_only_when_asked(
+    jobs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    reply = MockReply(text="hi", tool_calls=[MockToolCall("ls", {"path": "/tmp", "all": True})])
+    recording = tmp_path / "stream.ndjson"
+    recording.write_text(MockProvider([], provider="anthropic").dump(reply), encoding="utf-8")
+    code, plain, err = run(capsys, "extract", str(recording), "--json", "-j", jobs)
+    assert code == 0, err
+    assert all("partial" not in e and "partial_at" not in e for e in json_events(plain))
+    code, out, err = run(capsys, "extract", str(recording), "--json", "--partial", "-j", jobs)
+    assert code == 0, err
+    deltas = [e for e in json_events(out) if e["type"] == "BLOCK_DELTA"]
+    calls = [e for e in deltas if "partial" in e]
+    assert calls and calls[-1]["partial"] == {"path": "/tmp", "all": True}
+    assert {"path": "/t"} in [e["partial"] for e in calls]
+
+    def same(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{k: v for k, v in e.items() if k not in ("partial", "stream_id")} for e in events]
+
+    assert same(json_events(out)) == same(json_events(plain))

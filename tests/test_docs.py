@@ -28,7 +28,7 @@ def snippets() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("where", "code"), snippets(), ids=[w for w, _ in snippets()])
 def test_snippet_runs(where: str, code: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    exec(compile(code, where, "exec"), {"__name__": "__snippet__"})
+    exec(compile(code, where, "exec", dont_inherit=True), {"__name__": "__snippet__"})
 
 
 def examples() -> list[Path]:

@@ -71,6 +71,12 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.schema._NUMBER": ("match",),
     # the viewer: a first line that opens a pretty-printed JSON document
     "streamblocks.view.source._DOCUMENT_START": ("match",),
+    # the partial-JSON reader [partial]: runs of string text and blanks, number tokens
+    "streamblocks.core.partial_json._RUN": ("match",),
+    "streamblocks.core.partial_json._SPACE": ("match",),
+    "streamblocks.core.partial_json._NUMBER": ("fullmatch",),
+    "streamblocks.core.partial_json._NUMBER_CHARS": ("match",),
+    "streamblocks.core.partial_json._HEX4": ("fullmatch",),
 }
 # Patterns built at run time by the scanner (scanner.py): the visible state's search
 # (inline openers, or a newline before a line a marker may start), the block state's

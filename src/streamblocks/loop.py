@@ -29,7 +29,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     from typing_extensions import Unpack
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from .content import Message, MessageAccumulator, TextBlock, ThinkingBlock, ToolCallBlock
 from .core.blocks import Block
@@ -48,6 +48,7 @@ from .core.events import (
 )
 from .core.processor import StreamBlockProcessor
 from .core.registry import BlockRegistry
+from .partial import partial_view
 from .step import (
     NATIVE_CALL,
     Outcome,
@@ -61,6 +62,7 @@ from .step import (
     tool_call_of,
 )
 from .subagents import PARENT_ID, SubAgentFolder, parent_id
+from .tools import FINISH_TOOL
 
 Callback = Callable[..., Any]
 
@@ -75,6 +77,7 @@ class Callbacks(TypedDict, total=False):
     on_thinking: Callback | None
     on_tool_call: Callback | None
     on_error: Callback | None
+    on_partial: Callback | None
 
 
 CALLBACKS = tuple(Callbacks.__annotations__)
@@ -151,6 +154,7 @@ class _Folder:
         self._thinking: list[str] = []
         self._native_open: dict[str, str] = {}
         self._calls_open: dict[str, BlockStart] = {}
+        self._finish_open: dict[str, Any] = {}  # finish calls streaming: last value, view
         self._items: list[Any] = []  # the message: text pieces and content blocks
         self._converter = MessageAccumulator()
         self._finished: StreamFinished | None = None
@@ -185,6 +189,8 @@ class _Folder:
             if self._native_open.get(event.block_id) == "thinking":
                 self._thinking.append(event.text)
                 self._call("on_thinking", event.text, False)
+            elif event.block_id in self._finish_open:
+                self._partial_output(event)
             self._call("on_block_delta", event)
         elif isinstance(event, BlockStart):
             if event.attrs and PARENT_ID in event.attrs:
@@ -193,6 +199,10 @@ class _Folder:
                 self._native_open[event.block_id] = event.block_type
             if event.syntax == "gadget" or (event.syntax, event.block_type) == NATIVE_CALL:
                 self._calls_open[event.block_id] = event
+                if self.output is not None and "on_partial" in self.callbacks:
+                    name = event.attrs.get("name") if event.syntax == "native" else None
+                    if (name or event.block_type) == FINISH_TOOL:
+                        self._finish_open[event.block_id] = None
             self._call("on_block_start", event)
         elif isinstance(event, BlockEnd):
             self._block_end(event.block)
@@ -213,8 +223,26 @@ class _Folder:
         elif isinstance(event, StreamStarted):
             result.session_id, result.run_id = event.session_id, event.run_id
 
+    def _partial_output(self, event: BlockDelta) -> None:
+        """``on_partial`` with the structured output as far as written, typed."""
+        assert self.output is not None
+        value = event.partial
+        last_value, last_view = self._finish_open[event.block_id] or (None, None)
+        if value is None or value == last_value:
+            return  # nothing new written (a key, a number not yet complete)
+        try:
+            view = partial_view(self.output, event)
+        except ValidationError:  # wrong, not unfinished: step.output_error will say why
+            del self._finish_open[event.block_id]
+            return
+        self._finish_open[event.block_id] = (value, view)
+        if view == last_view:
+            return  # what grew is not shown yet (a Literal half written)
+        self._call("on_partial", view)
+
     def _block_end(self, block: Block) -> None:
         result = self.result
+        self._finish_open.pop(block.id, None)
         subs = self._sub_agents
         if block.type == "tool_call":
             subs.note_call(block)
@@ -250,6 +278,7 @@ class _Folder:
 
     def _block_error(self, event: BlockError) -> None:
         block_id = event.block_id
+        self._finish_open.pop(block_id or "", None)
         if block_id is not None and self._native_open.pop(block_id, None) == "thinking":
             self._call("on_thinking", "", True)
         start = self._calls_open.pop(block_id, None) if block_id is not None else None
@@ -329,7 +358,10 @@ def collect(
     Callbacks: ``on_text_delta(text)``, ``on_block_start(BlockStart)``,
     ``on_block_delta(BlockDelta)``, ``on_block_end(Block)``,
     ``on_thinking(chunk, is_complete)`` (``("", True)`` when a thinking block ends),
-    ``on_tool_call(ToolCall)``, ``on_error(BlockError | BaseException)``.
+    ``on_tool_call(ToolCall)``, ``on_error(BlockError | BaseException)``,
+    ``on_partial(view)`` (with ``output``: the structured output as far as the finish
+    call has written it, a :func:`~streamblocks.partial.partial_model` instance, each
+    time it grows; not called again for a call found wrong before it ends).
 
     ``output``: the pydantic model the step should end with (``request(...,
     output=Model)``): the finish call, or the reply's JSON text, becomes

@@ -195,6 +195,16 @@ class Tools:
         ``"anthropic"``, ``"gemini"``), with the finish tool when ``output`` is given."""
         return provider_module(provider).tool_list(self.specs(output))  # type: ignore[no-any-return]
 
+    def partial(self, name: str, partial: Any) -> BaseModel | None:
+        """The arguments of a call to tool ``name`` as far as written: ``partial`` is
+        the call's :class:`~streamblocks.BlockDelta` (or its ``partial`` value), the
+        result a :func:`~streamblocks.partial.partial_model` instance of the tool's
+        argument model (every field optional), ``None`` before the first value. A
+        complete argument of the wrong type raises :class:`pydantic.ValidationError`."""
+        from .partial import partial_view
+
+        return partial_view(self[name].arguments, partial)
+
     # -- gadget calls (models without a tool API) -----------------------------------
 
     def register(

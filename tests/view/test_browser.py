@@ -538,3 +538,30 @@ def test_light_and_dark_screenshots_of_search(pages: Any, serve: Any, tmp_path: 
         page.locator(".sb-target").wait_for()
         assert page.locator("sb-search .sb-search-count").inner_text().startswith("1 of ")
         shot(page, f"viewer-search-{scheme}.png", tmp_path)
+
+
+def test_a_tool_call_fills_its_arguments_while_they_stream(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    lines: queue.Queue[Any] = queue.Queue()
+    run = claude_partial_run()
+    pieces = [line.get("event", {}).get("delta", {}).get("partial_json") for line in run]
+    cut = pieces.index("test ") + 1  # '{"command": "pytest ' written, the rest not yet
+    for line in run[:cut]:
+        lines.put(line)
+    served = serve(iter(lines.get, None))
+    page = pages().page
+    page.goto(served.url)
+    card = page.locator("sb-tool-call")
+    card.wait_for()
+    _until(page, "document.querySelector('sb-tool-call .sb-hint')?.textContent.includes('pytest')")
+    assert card.get_attribute("data-state") == "streaming"
+    card.locator("summary").click()
+    assert json.loads(card.locator(".sb-tool-body pre").inner_text()) == {"command": "pytest "}
+    shot(page, "view-tool-call-streaming.png", tmp_path)
+    for line in run[cut:]:
+        lines.put(line)
+    lines.put(None)
+    page.wait_for_selector("body[data-rendered=true]", timeout=20000)
+    assert card.get_attribute("data-state") == "done"
+    assert "pytest -q" in card.locator(".sb-tool-body").inner_text()

@@ -55,6 +55,7 @@ class ReadOptions:
     unknown: str | None = None
     delay: float = 0.0
     markup: Any = None
+    partial: bool = False
 
 
 def _paced(items: Iterable[Any], delay: float) -> Iterator[Any]:
@@ -166,7 +167,7 @@ class RunReader:
 
         hint = MarkupHint() if self.options.markup is None else None
         for source, event in self._events(lambda: opener(note)):
-            record = event_dict(event)
+            record = event_dict(event, partial=self.options.partial)
             if hint is not None and record["type"] == "TEXT_DELTA":
                 found = hint.feed(record["text"])
                 if found is not None:

@@ -44,14 +44,19 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def event_dict(event: Any) -> Record:
-    """One event as the ``--json`` object: ``{"type": ..., <its fields>}``."""
+def event_dict(event: Any, *, partial: bool = False) -> Record:
+    """One event as the ``--json`` object: ``{"type": ..., <its fields>}``; with
+    ``partial``, a ``BLOCK_DELTA`` of an object block carries ``partial`` too (the object
+    written so far, ``extract --partial``)."""
     out: Record = {"type": event.type.value}
     if event.type.value == "BLOCK_END":
         out["block"] = jsonable(event.block)
         return out
     for name in event._fields:
-        out[name] = jsonable(getattr(event, name))
+        if name != "partial_at":  # where BlockDelta.partial is read from: not data
+            out[name] = jsonable(getattr(event, name))
+    if partial and getattr(event, "partial_at", None) is not None:
+        out["partial"] = jsonable(event.partial)
     return out
 
 

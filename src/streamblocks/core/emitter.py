@@ -27,6 +27,7 @@ from .events import (
     new_event,
 )
 from .open_block import OpenBlock
+from .partials import Source, source_for
 from .registry import BlockType
 from .syntax import BODY, Header, ParseFailure
 from .validation import run_validators, validate_content, validate_metadata
@@ -38,6 +39,7 @@ class Emitter:
     __slots__ = (
         "blocks",
         "delta_key",
+        "delta_source",
         "deltas",
         "errors",
         "next_id",
@@ -51,6 +53,7 @@ class Emitter:
         self.texts: list[str] = []
         self.deltas: list[str] = []
         self.delta_key: tuple[str, str, str | None] = ("", "", None)
+        self.delta_source: Source | None = None  # where the deltas' partial is read from
         self.pos = 0
         """Characters of the stream's text consumed so far (the next character's offset)."""
         self.next_id = 0
@@ -75,6 +78,7 @@ class Emitter:
         elif self.deltas and key != self.delta_key:
             self.flush_deltas()
         self.delta_key = key
+        self.delta_source = block.partial
         self.deltas.append(text)
 
     def emit(self, event: Event) -> None:
@@ -100,8 +104,10 @@ class Emitter:
             block_id, type_name, path = self.delta_key
             text = "".join(self.deltas)
             self.deltas.clear()
+            source = self.delta_source
+            at = source.add(text, path) if source is not None else None
             self.out.append(
-                new_event(BlockDelta, (block_id, type_name, CONTENT_SECTION, text, path))
+                new_event(BlockDelta, (block_id, type_name, CONTENT_SECTION, text, path, at))
             )
 
     def flush(self) -> None:
@@ -137,6 +143,7 @@ class Emitter:
             if block.error is None:
                 block.metadata, block.error = validate_metadata(block_type, header.metadata)
         if block.streamed:
+            block.partial = source_for(block.syntax_name, block.type_name, block.parser)
             fields = (block.block_id, block.type_name, block.syntax_name, header.attrs)
             self.emit(new_event(BlockStart, fields))
         if hooks and block_type is not None and block_type.on_start is not None:

@@ -17,6 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from .blocks import Block
 from .errors import ErrorCode
+from .partials import PartialAt
 
 
 class EventType(str, Enum):
@@ -156,6 +157,7 @@ class _BlockDeltaFields(NamedTuple):
     section: str
     text: str
     path: str | None = None
+    partial_at: PartialAt | None = None
 
 
 @mypyc_attr(native_class=False)
@@ -163,14 +165,34 @@ class BlockDelta(_BlockDeltaFields):
     """Block text as it arrives.
 
     ``path`` names the part of structured content the text belongs to (a gadget's
-    argument pointer); it is ``None`` for plain content.
+    argument pointer); it is ``None`` for plain content. ``partial_at`` is where
+    :attr:`partial` is read from (``None`` for blocks whose body is not an object);
+    it takes no part in equality.
     """
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.BLOCK_DELTA]] = EventType.BLOCK_DELTA
-    __eq__ = _same_event
-    __ne__ = _different_event
-    __hash__ = tuple.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        # ``partial_at`` (the last field) is where a value is read from, not a value.
+        return type(self) is type(other) and self[:5] == other[:5]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:5])
+
+    @property
+    def partial(self) -> Any:
+        """The object written so far, up to and including this delta, on a block whose
+        body is an object (a tool call's arguments, the structured output, a gadget's
+        arguments): complete values as they will be, an unfinished string as far as it
+        is written, an unfinished number, literal or key left out; ``None`` before the
+        first value and on other blocks. Computed on first read (read deltas in order:
+        each piece of text is then read once); a fresh object."""
+        at = self.partial_at
+        return at.value if at is not None else None
 
 
 class _BlockMetadataFields(NamedTuple):

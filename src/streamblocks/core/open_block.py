@@ -6,6 +6,7 @@ from typing import Any
 
 from .errors import ErrorCode
 from .line_syntax import LineParser
+from .partials import Source
 from .registry import BlockType
 from .syntax import Header
 
@@ -32,6 +33,7 @@ class OpenBlock:
         "metadata",
         "opener_len",
         "parser",
+        "partial",
         "raw",
         "raw_len",
         "spans",
@@ -63,6 +65,7 @@ class OpenBlock:
         """Its header is complete and it was announced (see ``Emitter.begin``)."""
         self.streamed = False
         self.error: tuple[ErrorCode, str] | None = None
+        self.partial: Source | None = None  # BlockDelta.partial's source (object bodies)
 
     @property
     def path(self) -> str | None:

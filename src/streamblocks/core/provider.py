@@ -38,6 +38,7 @@ from .events import (
     Usage,
 )
 from .limits import Limits
+from .partials import JsonSource
 
 _COMPACT_EVERY = 256
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
@@ -47,13 +48,16 @@ class _NativeBlock:
     """An open native block. Its ``attrs`` dict is private: the ``BLOCK_START`` and the
     final :class:`Block` get their own copies, so an emitted event never changes."""
 
-    __slots__ = ("attrs", "block_id", "block_type", "compacted", "parse", "parts", "size")
+    __slots__ = (
+        "attrs", "block_id", "block_type", "compacted", "parse", "partial", "parts", "size",
+    )  # fmt: skip
 
     def __init__(self, start: NativeStart, block_id: str) -> None:
         self.block_id = block_id
         self.block_type = start.block_type
         self.attrs = dict(start.attrs)
         self.parse = start.parse
+        self.partial = JsonSource() if start.parse == "json" else None
         self.parts: list[str] = []
         self.compacted = 0
         self.size = 0
@@ -303,8 +307,12 @@ class ProviderEvents:
                 self._reject_native(piece.key, open_native, text)
                 return
             open_native.add(text)
+            source = open_native.partial
+            at = source.add(text, None) if source is not None else None
             self._em.emit(
-                BlockDelta(open_native.block_id, open_native.block_type, CONTENT_SECTION, text)
+                BlockDelta(
+                    open_native.block_id, open_native.block_type, CONTENT_SECTION, text, None, at
+                )
             )
         elif isinstance(piece, NativeEnd):
             if piece.key is None:

@@ -22,14 +22,17 @@ id is the session's deterministic ``block-<n>``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..core.partial_json import copy_json
+from ..core.partials import PartialAt, Path, Source
 from ..core.registry import BlockType
 from ..prompts import listing
-from .arguments import build_arguments, normalize_pointer
+from .arguments import build_arguments, normalize_pointer, split_pointer
 from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
 
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
@@ -49,6 +52,14 @@ class _GadgetBlock(LineParser):
         # not a value); afterwards only lines that can start a marker are.
         self.marker_starts = None
         self._starts = syntax.end_prefix[0] + syntax.arg_prefix[0]
+        self._partial: GadgetSource | None = None
+
+    def partial_source(self) -> GadgetSource:
+        """The source of the block's ``BlockDelta.partial`` (its ``!!!ARG:`` lines
+        are told to it as they are read)."""
+        block_type = self.header.block_type if self.header is not None else None
+        self._partial = GadgetSource(block_type)
+        return self._partial
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         syntax = self.syntax
@@ -61,6 +72,8 @@ class _GadgetBlock(LineParser):
                 return Verdict.PENDING
             self.arguments += 1
             self.path = normalize_pointer(line[len(arg) :])
+            if self._partial is not None:
+                self._partial.begin(self.path)
             self.marker_starts = self._starts
             return Verdict.BODY
         if end is Verdict.PENDING or (not complete and arg.startswith(line)):
@@ -87,6 +100,88 @@ class _GadgetBlock(LineParser):
         block_type = self.header.block_type if self.header is not None else None
         model = block_type.content if block_type is not None else None
         return build_arguments(pairs, model)
+
+
+class GadgetSource(Source):
+    """``BlockDelta.partial`` of a gadget: the argument object built from the pointers
+    read so far. A value is complete once the next ``!!!ARG:`` line is read; the one
+    being written is in the object when it can only be text (several lines, or a
+    line that cannot become a number, ``true``/``false``/``null`` or JSON), or once
+    its line is complete (``15`` is ``15`` after its newline; should more lines
+    follow, it becomes text: the one place a gadget's partial changes a value)."""
+
+    __slots__ = ("block_type", "last", "log", "pairs")
+
+    def __init__(self, block_type: BlockType | None) -> None:
+        super().__init__()
+        self.block_type = block_type  # (a snapshot writes it as a reference)
+        self.log: list[tuple[str, str | None]] = []  # ("", path) begins, (text, path) adds
+        self.pairs: list[tuple[str, list[str]]] = []
+        self.last: dict[str, Any] = {}
+
+    def begin(self, path: str) -> None:
+        self.log.append(("", path))
+
+    def add(self, text: str, path: str | None) -> PartialAt:
+        log = self.log
+        log.append((text, path))
+        return PartialAt(self, len(log))
+
+    def value_at(self, index: int) -> tuple[Any, Path | None]:
+        if self.read_to > index:
+            self.pairs, self.read_to = [], 0
+        pairs = self.pairs
+        for text, path in self.log[self.read_to : index]:
+            if not text:
+                pairs.append((path or "", []))
+                continue
+            for pointer, pieces in reversed(pairs):
+                if pointer == path:
+                    pieces.append(text)
+                    break
+        self.read_to = index
+        return self._build(), _open(pairs[-1][0]) if pairs else None
+
+    def _build(self) -> dict[str, Any]:
+        pairs = self.pairs
+        written = [(pointer, _lines("".join(pieces))) for pointer, pieces in pairs[:-1]]
+        if pairs:
+            pointer, pieces = pairs[-1]
+            text = "".join(pieces)
+            if _shown(text):
+                written.append((pointer, _lines(text)))
+        with contextlib.suppress(ParseFailure):  # a conflict: the block will be rejected
+            model = self.block_type.content if self.block_type is not None else None
+            self.last = build_arguments(written, model)
+        copied: dict[str, Any] = copy_json(self.last)
+        return copied
+
+
+def _open(pointer: str) -> Path | None:
+    """The place of the value being written (a gadget never knows it is complete)."""
+    try:
+        tokens = split_pointer(pointer)
+    except ParseFailure:
+        return None
+    return tuple(int(t) if t.isdigit() and (t == "0" or t[0] != "0") else t for t in tokens)
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines[-1] == "" and len(lines) > 1:
+        lines.pop()
+    return lines
+
+
+def _shown(text: str) -> bool:
+    """Whether an unfinished value ``text`` is in the partial object (see
+    :class:`GadgetSource`)."""
+    first, newline, _rest = text.partition("\n")
+    if newline:
+        return True  # a complete line, or several lines
+    if not first or first[0] in "-0123456789[{":
+        return False
+    return not any(word.startswith(first) for word in ("true", "false", "null"))
 
 
 def _end_verdict(line: str, complete: bool, prefix: str, names: tuple[str, ...]) -> Verdict:

@@ -11,8 +11,11 @@ What the AG-UI events do not carry is added as ``CUSTOM`` events named
 ``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
 library raised; also printed on stderr), ``tool_error`` (``TOOL_CALL_RESULT`` has no
 error flag), ``parent`` (the next row belongs to the sub-agent started by the tool call
-``parent_id``: its block carries ``attrs["parent_id"]``, which the AG-UI events drop) and
-``stopped`` (the run will not finish: the viewer was stopped, or reading the input
+``parent_id``: its block carries ``attrs["parent_id"]``, which the AG-UI events drop),
+``partial`` (a tool call's arguments as far as written, ``BlockDelta.partial``, so the
+card fills while they stream: sent on every delta up to 2 KB of arguments, then each
+time they grew by a quarter, so a long call costs a few times its size, not its square)
+and ``stopped`` (the run will not finish: the viewer was stopped, or reading the input
 failed).
 """
 
@@ -27,7 +30,9 @@ from typing import Any
 
 from .. import (
     AdapterWarning,
+    BlockDelta,
     BlockEnd,
+    BlockError,
     BlockStart,
     Passthrough,
     StopReason,
@@ -37,10 +42,12 @@ from .. import (
 )
 from ..content import Message, MessageAccumulator
 from ..ext.agui import AGUIOutputAdapter, encode_sse
+from ..ext.agui.payloads import jsonable
 from .message import finished, message_events
 from .source import BadInput, Document
 
 VIEW_PREFIX = "streamblocks.view."
+_PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 
 
 class Run:
@@ -152,6 +159,7 @@ class _Converter:
         self.output = AGUIOutputAdapter().for_stream()
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
+        self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
 
     def _nesting(self, event: Any) -> Any:
         """A ``parent`` event before the events that make a sub-agent block's row: its
@@ -186,6 +194,20 @@ class _Converter:
             and self.on_warning is not None
         ):
             self.on_warning(f"the run failed: {event.error or 'the stream stopped with an error'}")
+        if isinstance(event, BlockStart):
+            native = event.syntax == "native"
+            if (native and event.block_type == "tool_call") or event.syntax == "gadget":
+                call_id = (event.attrs.get("id") if native else None) or event.block_id
+                self.calls[event.block_id] = [str(call_id), 0, 0]
+        elif isinstance(event, BlockDelta) and event.block_id in self.calls:
+            call = self.calls[event.block_id]
+            call[1] += len(event.text)
+            if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
+                call[2] = call[1]
+                value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
+                out.append(_viewer_event("partial", value))
+        elif isinstance(event, (BlockEnd, BlockError)):
+            self.calls.pop(event.block_id or "", None)
         block = getattr(event, "block", None)
         if (
             block is not None

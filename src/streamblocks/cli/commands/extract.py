@@ -88,6 +88,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="read files in this many worker processes (each file's events stay together)",
     )
     parser.add_argument("--out", metavar="FILE", help="write the events as JSON Lines to FILE")
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="with --json: each BLOCK_DELTA of a tool call (or gadget) carries `partial`, "
+        "the arguments written so far",
+    )
     add_registry_options(parser)
     add_markup_option(parser)
     add_output_options(parser)
@@ -153,6 +159,7 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         unknown=args.unknown,
         delay=args.delay,
         markup=args.markup,
+        partial=args.partial,
     )
     batch = Batch(renderer, _progress(paths), several=len(paths) > 1)
     inputs = read_all(paths, options, jobs=args.jobs, warn=batch.warn, on_bytes=batch.on_bytes)

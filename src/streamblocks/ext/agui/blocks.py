@@ -11,6 +11,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from ...core.events import BlockDelta, BlockEnd, BlockError, BlockMetadata, BlockStart
+from ...core.json_prefix import json_prefix
 from .payloads import (
     block_payload,
     delta_payload,
@@ -27,13 +28,15 @@ _THINKING_TYPES = frozenset({"thinking", "reasoning"})
 class _Open:
     """A block whose AG-UI events are under way."""
 
-    __slots__ = ("args_sent", "kind", "message_id", "tool_call_id")
+    __slots__ = ("args_sent", "kind", "last", "message_id", "sent", "tool_call_id")
 
     def __init__(self, kind: str, message_id: str = "", tool_call_id: str = "") -> None:
         self.kind = kind  # "thinking", "tool", "gadget", "tool_result", "custom"
         self.message_id = message_id
         self.tool_call_id = tool_call_id
         self.args_sent = False
+        self.sent = ""  # a gadget's argument JSON sent so far
+        self.last: BlockDelta | None = None  # a gadget's last delta
 
 
 class BlockEvents:
@@ -105,8 +108,25 @@ class BlockEvents:
                 out.append(
                     self.core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=event.text)
                 )
+        elif kind == "gadget":
+            opened.last = event
+            if "tool_calls" in self.groups:
+                self._gadget_args(opened, json_prefix(event.partial), out)
         elif kind == "custom" and "blocks" in self.groups:
             out.append(self._custom("block_delta", delta_payload(event)))
+
+    def _gadget_args(self, opened: _Open, text: str, out: list[Any]) -> None:
+        """Send what ``text`` (JSON that extends what was sent) adds: a gadget's
+        arguments stream as its ``!!!ARG:`` values arrive."""
+        sent = opened.sent
+        if len(text) > len(sent) and text.startswith(sent):
+            opened.sent = text
+            opened.args_sent = True
+            out.append(
+                self.core.ToolCallArgsEvent(
+                    tool_call_id=opened.tool_call_id, delta=text[len(sent) :]
+                )
+            )
 
     def _close_open(self, opened: _Open, out: list[Any], content: Any = None) -> None:
         core, groups = self.core, self.groups
@@ -114,7 +134,13 @@ class BlockEvents:
             out.append(core.ReasoningMessageEndEvent(message_id=opened.message_id))
             out.append(core.ReasoningEndEvent(message_id=opened.message_id))
         elif opened.kind in ("tool", "gadget") and "tool_calls" in groups:
-            if not opened.args_sent and content is not None:
+            if opened.sent and content is not None:  # a gadget's, streamed: the rest
+                arguments = json.dumps(jsonable(content), ensure_ascii=False)
+                if not arguments.startswith(opened.sent) and opened.last is not None:
+                    # validated content in another key order: the arguments as written
+                    arguments = json.dumps(opened.last.partial, ensure_ascii=False)
+                self._gadget_args(opened, arguments, out)
+            elif not opened.args_sent and content is not None:
                 arguments = json.dumps(jsonable(content), ensure_ascii=False)
                 out.append(
                     core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=arguments)

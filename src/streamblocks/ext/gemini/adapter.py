@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import SKIP, ProviderAdapter, Step, as_int, enum_value, field, field2, tool_call_start
+from .partial_args import ArgumentText
 from .types import FINISH_REASONS
 
 _THOUGHT_KEY = "thought"
@@ -96,7 +98,10 @@ class GeminiInputAdapter(ProviderAdapter):
 
     Each chunk is a ``GenerateContentResponse``; the text parts of the first candidate
     are text. Parts marked ``thought`` are a ``thinking`` block, never text; each
-    ``function_call`` part is a complete ``tool_call`` block (its ``args`` the content).
+    ``function_call`` part is a ``tool_call`` block whose arguments stream as JSON text:
+    whole (``args``) in one delta, or, when the request asked for
+    ``stream_function_call_arguments`` (Vertex AI), piece by piece from the calls'
+    ``partial_args`` until a part without ``will_continue`` ends the call.
     The finish reason and the (cumulative) usage metadata come from the last chunks.
     Chunks carrying only other parts (images, code execution) pass through. Usage
     reports ``output_tokens`` as candidate plus thought tokens, as the other providers do.
@@ -106,12 +111,14 @@ class GeminiInputAdapter(ProviderAdapter):
     _calls: int
     _called: bool
     _thought_signature: str | None
+    _streaming: tuple[Any, ArgumentText] | None
 
     def _reset(self) -> None:
         self._thinking_open = False
         self._thought_signature = None
         self._calls = 0
         self._called = False
+        self._streaming = None  # the call whose arguments are streaming: key, text
 
     def matches(self, event: Any) -> bool:
         try:
@@ -148,7 +155,9 @@ class GeminiInputAdapter(ProviderAdapter):
             for part in (field(content, "parts") if content is not None else None) or ():
                 piece = field(part, "text")
                 call = field2(part, "function_call", "functionCall")
-                if call:  # before the text: a proto part's absent text reads ""
+                if call is not None and self._streaming is not None:
+                    natives.extend(self._more(call))
+                elif call:  # before the text: a proto part's absent text reads ""
                     self._close_thinking(natives)
                     natives.extend(self._call(call, _signature(part)))
                 elif isinstance(piece, str) and field(part, "thought"):
@@ -192,8 +201,29 @@ class GeminiInputAdapter(ProviderAdapter):
         self._calls += 1
         key = ("function_call", self._calls)
         extra = {"thought_signature": signature} if signature else {}
+        start = tool_call_start(key, field(call, "id"), field(call, "name"), **extra)
+        if _continues(call) or field2(call, "partial_args", "partialArgs"):
+            self._streaming = (key, ArgumentText())
+            return [start, *self._more(call)]
         args = field(call, "args")
-        return [
-            tool_call_start(key, field(call, "id"), field(call, "name"), **extra),
-            NativeEnd(key, _plain(args) if isinstance(args, Mapping) else {}),
-        ]
+        content = _plain(args) if isinstance(args, Mapping) else {}
+        text = json.dumps(content, ensure_ascii=False)
+        return [start, NativeDelta(key, text), NativeEnd(key, content)]
+
+    def _more(self, call: Any) -> list[Native]:
+        """A part of the call whose arguments are streaming: its pieces of JSON text,
+        and the call's end when the part does not continue it."""
+        assert self._streaming is not None
+        key, writer = self._streaming
+        text = "".join(writer.add(arg) for arg in field2(call, "partial_args", "partialArgs") or ())
+        natives: list[Native] = [NativeDelta(key, text)] if text else []
+        if not _continues(call):
+            self._streaming = None
+            natives.append(NativeDelta(key, writer.close()))
+            args = field(call, "args")  # a final part may repeat the whole arguments
+            natives.append(NativeEnd(key, _plain(args) if isinstance(args, Mapping) else None))
+        return natives
+
+
+def _continues(call: Any) -> bool:
+    return field2(call, "will_continue", "willContinue") is True

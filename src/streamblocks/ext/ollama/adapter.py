@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +38,8 @@ class OllamaInputAdapter(ProviderAdapter):
 
     ``message.content`` (chat) or ``response`` (generate) is text; ``thinking`` (with
     ``think=True``) is a ``thinking`` block, never text; each of ``message.tool_calls``
-    arrives whole and is a complete ``tool_call`` block (its ``arguments`` the content).
+    arrives whole: a ``tool_call`` block with one delta, its ``arguments`` as JSON text
+    (the object itself is the content).
     The last chunk (``done``) carries ``done_reason`` and the token counts:
     ``prompt_eval_count`` is ``input_tokens``, ``eval_count`` is ``output_tokens``.
     """
@@ -104,4 +106,8 @@ class OllamaInputAdapter(ProviderAdapter):
         start = tool_call_start(key, field(call, "id"), name)
         if isinstance(args, str):  # an OpenAI-style JSON string: parsed like a delta
             return [start, NativeDelta(key, args), NativeEnd(key)]
-        return [start, NativeEnd(key, dict(args) if isinstance(args, Mapping) else {})]
+        content = dict(args) if isinstance(args, Mapping) else {}
+        # The arguments as JSON text too, so they stream like every provider's
+        # (``BlockDelta.partial``, AG-UI ``TOOL_CALL_ARGS``); the object stays the content.
+        text = json.dumps(content, ensure_ascii=False, default=str)
+        return [start, NativeDelta(key, text), NativeEnd(key, content)]

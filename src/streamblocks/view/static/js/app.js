@@ -273,6 +273,8 @@ class Run extends HTMLElement {
       const reason = String(value.reason ?? "the input ended before the run did");
       this.add("sb-notice", ["warning", `Stopped: ${reason}`]);
       this.finish("stopped", {}, null, reason);
+    } else if (name === "streamblocks.view.partial") {
+      this.do(`tool:${value.tool_call_id}`, "partial", value.value);
     } else if (name === "streamblocks.view.tool_error") {
       const result = this.lastResult.get(value.tool_call_id);
       if (result) {

@@ -49,6 +49,7 @@ export class Item {
   do(method, ...args) {
     const last = this.ops[this.ops.length - 1];
     if (method === "add" && last && last[0] === "add") last[1] += args[0];
+    else if (method === "partial" && last && last[0] === "partial") last[1] = args[0]; // the latest is all of it
     else this.ops.push([method, ...args]);
     if (this.el && this.el[method]) this.el[method](...args);
   }

@@ -95,6 +95,15 @@ export class ToolCallRow extends Row {
     this.args.push(text);
   }
 
+  // The arguments as far as written (BlockDelta.partial), while they stream.
+  partial(value) {
+    if (this.value !== undefined || !value || typeof value !== "object") return;
+    const first = Object.values(value).find((item) => typeof item === "string");
+    if (first) this.hint.textContent = preview(first, 80);
+    this.live = value;
+    if (this.details.open) this.body.replaceChildren(h("pre", { class: "sb-pre" }, JSON.stringify(value, null, 2)));
+  }
+
   end() {
     const raw = this.args.join("");
     let value = raw;
@@ -114,6 +123,7 @@ export class ToolCallRow extends Row {
 
   // The input as highlighted JSON, built when the row is first open and complete.
   fill() {
+    if (this.value === undefined && this.live && this.details.open) this.partial(this.live);
     if (this.filled || !this.details.open || this.value === undefined) return;
     this.filled = true;
     const value = this.value;
