@@ -145,9 +145,10 @@ class Region(InlineOut):
         if len(raw) > block.compact_at:
             block.compact()
         sc.em.pos += n
-        return [
-            new_event(BlockDelta, (block.block_id, block.type_name, CONTENT_SECTION, piece, None))
-        ]
+        source = block.partial  # (Emitter.delta, inline)
+        at = source.add(piece, None) if source is not None else None
+        fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, at)
+        return [new_event(BlockDelta, fields)]
 
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""

@@ -140,7 +140,9 @@ class Session:
                     block.raw_len += n
                     if len(raw) > block.compact_at:
                         block.compact()
-                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, parser.path)
+                    source, path = block.partial, parser.path  # (Emitter.delta, inline)
+                    at = source.add(chunk, path) if source is not None else None
+                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, path, at)
                     return [new_event(BlockDelta, fields)]
         return self._feed(chunk)
 
