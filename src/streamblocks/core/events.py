@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from functools import partialmethod
+from typing import Any, Literal, NamedTuple
 
-if TYPE_CHECKING:
-    from .blocks import Block
-    from .errors import ErrorCode
+# Imported at run time: a compiled (mypyc) NamedTuple needs its field types.
+from .blocks import Block
+from .errors import ErrorCode
 
 
 class EventType(str, Enum):
@@ -243,6 +244,7 @@ def _different_event(self: tuple[Any, ...], other: object) -> bool:
 for _cls in EVENT_CLASSES:
     # Tuples compare by position; events must also compare by class, or a TextDelta
     # would equal any other one-field event with the same value.
-    setattr(_cls, "__eq__", _same_event)  # noqa: B010
-    setattr(_cls, "__ne__", _different_event)  # noqa: B010
+    # (partialmethod: a compiled function is not a descriptor, so it would not bind.)
+    setattr(_cls, "__eq__", partialmethod(_same_event))  # noqa: B010
+    setattr(_cls, "__ne__", partialmethod(_different_event))  # noqa: B010
     setattr(_cls, "__hash__", tuple.__hash__)  # noqa: B010

@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from .syntax import Header, Syntax
 
 if TYPE_CHECKING:
@@ -69,6 +71,7 @@ class Verdict(IntEnum):
 PENDING, TEXT, CONTENT, BODY, HOLD, START, CLOSE, REJECT, VERBATIM, END_TEXT = Verdict
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LineParser(ABC):
     """The state of one block (or visible region) while the scanner reads it."""
 
@@ -126,6 +129,7 @@ class LineParser(ABC):
         return body
 
 
+@mypyc_attr(native_class=False)
 class LineSyntax(Syntax):
     """A format whose markers fill whole lines (see the module docstring)."""
 

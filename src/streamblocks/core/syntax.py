@@ -115,10 +115,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
+# Imported at run time: a compiled (mypyc) NamedTuple needs its field types.
+from .block_types import BlockType
+from .errors import ErrorCode
+
 if TYPE_CHECKING:
-    from .errors import ErrorCode
+    from .block_types import TypeTable
     from .events import StopReason
-    from .registry import BlockType, TypeTable
 
 GO_ON: Final = -1
 """``InlineReader.read``: everything given was consumed and the region goes on."""
@@ -162,6 +167,9 @@ class Header(NamedTuple):
     """A problem found in the header; reported when the block closes."""
 
 
+# Syntaxes are configuration that users subclass and configure per instance: plain
+# Python classes in the compiled build too (their methods are still compiled).
+@mypyc_attr(native_class=False)
 class Syntax(ABC):
     """A block format. Subclass :class:`~streamblocks.core.line_syntax.LineSyntax` for
     markers that fill lines, :class:`InlineSyntax` for markers anywhere in text (see
@@ -194,6 +202,7 @@ class Syntax(ABC):
         serve ``types`` (called when a processor builds its plan)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InlineOut(ABC):
     """What a reader may do with the characters it consumed (see the module docstring).
 
@@ -237,6 +246,7 @@ class InlineOut(ABC):
         """Whether a block of this region is open (it may have been dropped for size)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InlineReader(ABC):
     """The state of one region, fed every character from its opener on."""
 
@@ -252,6 +262,7 @@ class InlineReader(ABC):
         ``UNCLOSED`` and pending characters are visible text)."""
 
 
+@mypyc_attr(native_class=False)
 class InlineSyntax(Syntax):
     """A format whose markers may begin anywhere in visible text (see the module
     docstring for the whole protocol)."""

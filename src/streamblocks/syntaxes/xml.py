@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from ..core.errors import ErrorCode, RegistryError
 from ..core.registry import BlockType, TypeTable
 from ..core.syntax import GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
@@ -337,6 +339,7 @@ class _CodeSpan(InlineReader):
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True)
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
