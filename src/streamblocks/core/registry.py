@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from .block_types import BlockType, OnStart, Transform, TypeTable, Validator
 from .errors import RegistryError
-from .syntax import Syntax
+from .syntax import Syntax, default_syntax
 
 __all__ = ["BlockRegistry", "BlockType", "OnStart", "Transform", "TypeTable", "Validator"]
 
@@ -134,16 +134,17 @@ class BlockRegistry:
         docstring) or instructions; a type with neither is still intercepted, just not
         advertised (see :meth:`unadvertised`).
         """
-        from ..prompts import render_system_prompt
-
-        return render_system_prompt(self, default)
+        sections: list[str] = []
+        for syntax, markers in self.syntax_plan(default or default_syntax()):
+            listed = [t for t in dict.fromkeys(markers.values()) if t.advertised]
+            if listed:
+                sections.append(syntax.describe(listed))
+        return "\n\n".join(section for section in sections if section)
 
     def inject_system_prompt(
         self, messages: Sequence[Mapping[str, Any]], default: Syntax | None = None
     ) -> list[dict[str, Any]]:
         """A copy of ``messages`` with :meth:`system_prompt` added to the system message."""
-        from ..prompts import inject_system_prompt
-
         return inject_system_prompt(messages, self.system_prompt(default))
 
 
@@ -167,3 +168,37 @@ def _as_syntaxes(name: str, syntax: Syntax | Sequence[Syntax] | None) -> tuple[S
     if not found or not all(isinstance(s, Syntax) for s in found):
         raise RegistryError(f"syntax= of {name!r} must be a Syntax or a sequence of them")
     return found
+
+
+SYSTEM_ROLES = ("system", "developer")
+"""Roles that carry system instructions (OpenAI's newer models use ``developer``)."""
+
+
+def inject_system_prompt(
+    messages: Sequence[Mapping[str, Any]], prompt: str
+) -> list[dict[str, Any]]:
+    """A copy of ``messages`` with ``prompt`` appended to the last system (or
+    ``developer``) message, or a ``system`` message inserted first.
+
+    Works on OpenAI-style lists (``content`` a string or a list of parts) and
+    Anthropic-style ones (no system message: one is inserted; for the Messages API pass
+    :meth:`~streamblocks.BlockRegistry.system_prompt` as ``system=`` instead). Neither
+    ``messages`` nor anything in it is changed: the messages are copied shallowly and
+    the one that receives the prompt gets a new ``content``.
+    """
+    if not prompt:
+        return [dict(message) for message in messages]
+    result = [dict(message) for message in messages]
+    for message in reversed(result):
+        if message.get("role") not in SYSTEM_ROLES:
+            continue
+        content = message.get("content")
+        if isinstance(content, (list, tuple)):
+            message["content"] = [*content, {"type": "text", "text": prompt}]
+        elif content:
+            message["content"] = f"{content}\n\n{prompt}"
+        else:
+            message["content"] = prompt
+        return result
+    result.insert(0, {"role": "system", "content": prompt})
+    return result

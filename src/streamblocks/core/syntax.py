@@ -167,9 +167,7 @@ class Header(NamedTuple):
     """A problem found in the header; reported when the block closes."""
 
 
-# Syntaxes are configuration that users subclass and configure per instance: plain
-# Python classes in the compiled build too (their methods are still compiled).
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Syntax(ABC):
     """A block format. Subclass :class:`~streamblocks.core.line_syntax.LineSyntax` for
     markers that fill lines, :class:`InlineSyntax` for markers anywhere in text (see
@@ -183,8 +181,9 @@ class Syntax(ABC):
 
     name: ClassVar[str]
     """Short name carried in events (``BlockStart.syntax``, ``Block.syntax``)."""
-    starts_with: ClassVar[str | None] = None
-    """Line syntaxes: characters an opening line can start with (``None``: any)."""
+    starts_with: str | None = None
+    """Line syntaxes: characters an opening line can start with (``None``: any). A
+    class attribute, or set per instance when the configuration decides it."""
 
     def open(self, line: str, complete: bool, types: TypeTable) -> Any:
         """Line syntaxes: see :meth:`streamblocks.core.line_syntax.LineSyntax.open`."""
@@ -262,7 +261,7 @@ class InlineReader(ABC):
         ``UNCLOSED`` and pending characters are visible text)."""
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InlineSyntax(Syntax):
     """A format whose markers may begin anywhere in visible text (see the module
     docstring for the whole protocol)."""

@@ -93,13 +93,13 @@ class ShownFence(LineParser):
         return PENDING if verdict is PENDING else TEXT
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CodeFenceAwareness(Syntax):
     """Not a block syntax: makes fenced code visible text in which markers are not
     recognised. Added last by the processor when ``code_aware=True``."""
 
     name: ClassVar[str] = "code-fence"
-    starts_with: ClassVar[str | None] = FENCE_STARTS
+    starts_with: str | None = FENCE_STARTS
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:

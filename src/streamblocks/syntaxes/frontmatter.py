@@ -131,7 +131,7 @@ class _FrontmatterBlock(LineParser):
         return START
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class DelimiterFrontmatterSyntax(LineSyntax):
     """A line ``!!start``, a YAML frontmatter between ``---`` lines (with ``id`` and
@@ -145,7 +145,6 @@ class DelimiterFrontmatterSyntax(LineSyntax):
     """
 
     name: ClassVar[str] = "delimiter_frontmatter"
-    starts_with: ClassVar[str | None] = "!"
     start_marker: str = "!!start"
     end_marker: str = "!!end"
     delimiter: str = "!!"

@@ -111,7 +111,7 @@ def _end_verdict(line: str, complete: bool, prefix: str, names: tuple[str, ...])
     return Verdict.REJECT
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class GadgetSyntax(Syntax):
     """Tool calls as text: a start line naming the gadget, ``!!!ARG:<pointer>`` lines
@@ -132,7 +132,6 @@ class GadgetSyntax(Syntax):
     """
 
     name: ClassVar[str] = "gadget"
-    starts_with: ClassVar[str | None] = "!"
     start_prefix: str = "!!!GADGET_START:"
     end_prefix: str = "!!!GADGET_END"
     arg_prefix: str = "!!!ARG:"

@@ -108,7 +108,7 @@ class _FenceBlock(LineParser):
         return self._shown(closed=False)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class MarkdownFrontmatterSyntax(Syntax):
     """A fenced code block (CommonMark fence rules) that is a block when its
@@ -121,8 +121,10 @@ class MarkdownFrontmatterSyntax(Syntax):
     """
 
     name: ClassVar[str] = "markdown_frontmatter"
-    starts_with: ClassVar[str | None] = FENCE_STARTS
     shows_code_fences: ClassVar[bool] = True  # fences that are not blocks stay visible
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "starts_with", FENCE_STARTS)
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:

@@ -102,7 +102,7 @@ class _PreambleBlock(LineParser):
         return CONTENT if verdict is REJECT else verdict
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class DelimiterPreambleSyntax(LineSyntax):
     """A line ``!!<id>:<type>[:<param>...]``, content lines, a line ``!!end``.
@@ -120,7 +120,6 @@ class DelimiterPreambleSyntax(LineSyntax):
     """
 
     name: ClassVar[str] = "delimiter_preamble"
-    starts_with: ClassVar[str | None] = "!"
     end_marker: str = "!!end"
     delimiter: str = "!!"
 

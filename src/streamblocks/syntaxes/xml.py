@@ -339,7 +339,7 @@ class _CodeSpan(InlineReader):
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
