@@ -295,9 +295,11 @@ def _markup_plan(markup: Any) -> list[tuple[Syntax, TypeTable]]:
 
 
 def _model_of(first: list[Any]) -> str | None:
+    if not first:  # (markup="auto" only: the first item names the model)
+        return None
     from ..markup.config import model_of
 
-    return model_of(first[0]) if first else None
+    return model_of(first[0])
 
 
 def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:

@@ -189,7 +189,7 @@ def inject_system_prompt(
     if not prompt:
         return [dict(message) for message in messages]
     result = [dict(message) for message in messages]
-    for message in reversed(result):
+    for message in result[::-1]:
         if message.get("role") not in SYSTEM_ROLES:
             continue
         content = message.get("content")
