@@ -7,8 +7,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from ..core.errors import ErrorCode
 from ..core.registry import BlockType
 from ..core.yaml_text import load_yaml_mapping
@@ -131,7 +129,6 @@ class _FrontmatterBlock(LineParser):
         return START
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class DelimiterFrontmatterSyntax(LineSyntax):
     """A line ``!!start``, a YAML frontmatter between ``---`` lines (with ``id`` and

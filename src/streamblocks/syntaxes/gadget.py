@@ -27,8 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from ..core.registry import BlockType
 from ..prompts import listing
 from .arguments import build_arguments, normalize_pointer
@@ -111,7 +109,6 @@ def _end_verdict(line: str, complete: bool, prefix: str, names: tuple[str, ...])
     return Verdict.REJECT
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class GadgetSyntax(Syntax):
     """Tool calls as text: a start line naming the gadget, ``!!!ARG:<pointer>`` lines

@@ -7,8 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from ..core.registry import BlockType
 from ..prompts import listing
 from .base import (
@@ -108,7 +106,6 @@ class _FenceBlock(LineParser):
         return self._shown(closed=False)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class MarkdownFrontmatterSyntax(Syntax):
     """A fenced code block (CommonMark fence rules) that is a block when its

@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from ..core.errors import ErrorCode
 from ..core.registry import BlockType
 from ..prompts import listing
@@ -102,7 +100,6 @@ class _PreambleBlock(LineParser):
         return CONTENT if verdict is REJECT else verdict
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class DelimiterPreambleSyntax(LineSyntax):
     """A line ``!!<id>:<type>[:<param>...]``, content lines, a line ``!!end``.

@@ -27,8 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from mypy_extensions import mypyc_attr
-
 from ..core.errors import ErrorCode, RegistryError
 from ..core.registry import BlockType, TypeTable
 from ..core.syntax import GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
@@ -339,7 +337,6 @@ class _CodeSpan(InlineReader):
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
