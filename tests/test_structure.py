@@ -182,3 +182,31 @@ def test_no_multiple_inheritance_and_no_type_checking_class_bodies_in_core() -> 
             for child in node.body:
                 if isinstance(child, ast.If):
                     assert "TYPE_CHECKING" not in ast.unparse(child.test), (name, node.name)
+
+
+def _names_imported(name: str) -> set[str]:
+    """Every streamblocks module ``name`` names in an import, ``TYPE_CHECKING`` too."""
+    found = set()
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+            found.add(node.module or "")
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return {n.lstrip(".") for n in found}
+
+
+@pytest.mark.parametrize(
+    ("module", "never"),
+    [
+        # the registry builds the system prompt from its syntaxes' sections
+        ("streamblocks.core.registry", "prompts"),
+        # a snapshot is restored against a configuration, not against a processor
+        ("streamblocks.core.snapshot", "processor"),
+        # the renderer is chosen in cli/output, which knows both kinds
+        ("streamblocks.cli.render", "rich_render"),
+    ],
+)
+def test_the_circles_the_speed_issue_named_are_open(module: str, never: str) -> None:
+    assert not [n for n in _names_imported(module) if n.split(".")[-1] == never]
+    assert not [t for t in GRAPH[module] if t.endswith("." + never)]

@@ -1,10 +1,12 @@
-"""System-prompt text that tells a model which blocks it may emit, and how."""
+"""The pieces of system-prompt text a syntax writes about its block types: an entry per
+type, and the fields of its models. (:meth:`BlockRegistry.system_prompt` puts the
+syntaxes' sections together.)"""
 
 from __future__ import annotations
 
 import json
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from types import UnionType
 from typing import TYPE_CHECKING, Any, get_args, get_origin
@@ -14,25 +16,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
 if TYPE_CHECKING:
-    from .core.registry import BlockRegistry, BlockType
-    from .syntaxes.base import Syntax
-
-
-def render_system_prompt(registry: BlockRegistry, default: Syntax | None = None) -> str:
-    """One section per active syntax (its format and its types), in order of first use.
-
-    Types are listed in registration order; a type with neither description nor
-    instructions is still recognised but not listed, and a syntax with no listed type
-    gets no section.
-    """
-    from .core.syntax import default_syntax
-
-    sections: list[str] = []
-    for syntax, markers in registry.syntax_plan(default or default_syntax()):
-        listed = [t for t in dict.fromkeys(markers.values()) if t.advertised]
-        if listed:
-            sections.append(syntax.describe(listed))
-    return "\n\n".join(section for section in sections if section)
+    from .core.registry import BlockType
 
 
 def type_entry(block_type: BlockType, label: str, *, content_label: str = "content") -> str:
@@ -202,37 +186,3 @@ def _structured(annotation: Any) -> bool:
     if origin in (list, dict, tuple, set, frozenset):
         return True
     return any(_structured(arg) for arg in get_args(annotation))
-
-
-SYSTEM_ROLES = ("system", "developer")
-"""Roles that carry system instructions (OpenAI's newer models use ``developer``)."""
-
-
-def inject_system_prompt(
-    messages: Sequence[Mapping[str, Any]], prompt: str
-) -> list[dict[str, Any]]:
-    """A copy of ``messages`` with ``prompt`` appended to the last system (or
-    ``developer``) message, or a ``system`` message inserted first.
-
-    Works on OpenAI-style lists (``content`` a string or a list of parts) and
-    Anthropic-style ones (no system message: one is inserted; for the Messages API pass
-    :meth:`~streamblocks.BlockRegistry.system_prompt` as ``system=`` instead). Neither
-    ``messages`` nor anything in it is changed: the messages are copied shallowly and
-    the one that receives the prompt gets a new ``content``.
-    """
-    if not prompt:
-        return [dict(message) for message in messages]
-    result = [dict(message) for message in messages]
-    for message in reversed(result):
-        if message.get("role") not in SYSTEM_ROLES:
-            continue
-        content = message.get("content")
-        if isinstance(content, (list, tuple)):
-            message["content"] = [*content, {"type": "text", "text": prompt}]
-        elif content:
-            message["content"] = f"{content}\n\n{prompt}"
-        else:
-            message["content"] = prompt
-        return result
-    result.insert(0, {"role": "system", "content": prompt})
-    return result

@@ -18,7 +18,6 @@ from __future__ import annotations
 import threading
 import warnings
 from collections.abc import Callable, Iterable
-from importlib import metadata
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -79,6 +78,12 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def _installed_entry_points() -> Iterable[Any]:
+    from importlib import metadata  # (costs more to import than the whole core: on use)
+
+    return metadata.entry_points(group=ENTRY_POINT_GROUP)
+
+
 class PluginRegistry:
     """The plugins of one process: loaded lazily, once, into a pluggy ``PluginManager``.
 
@@ -87,9 +92,7 @@ class PluginRegistry:
     """
 
     def __init__(self, entry_points: Callable[[], Iterable[Any]] | None = None) -> None:
-        self._entry_points = entry_points or (
-            lambda: metadata.entry_points(group=ENTRY_POINT_GROUP)
-        )
+        self._entry_points = entry_points or _installed_entry_points
         self._lock = threading.Lock()
         self._loaded = False
         self._infos: list[PluginInfo] = []

@@ -11,19 +11,21 @@ input (or an unexpected error), 2 bad input or usage, 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from .. import compiled
 from .._version import __version__
-from .commands import COMMANDS, load
-from .commands.demo import demo_events
 from .errors import CLIError
-from .model import event_json
-from .options import Parser, add_global_options
-from .registries import default_registry, demo_registry
+
+if TYPE_CHECKING:
+    from .commands.demo import demo_events
+    from .model import event_json
+    from .registries import default_registry, demo_registry
 
 EPILOG = (
     "`streamblocks demo` to see it work; `streamblocks COMMAND --help` for a command. "
@@ -31,14 +33,21 @@ EPILOG = (
 )
 
 
+VERSION = f"streamblocks {__version__} ({'compiled' if compiled else 'pure Python'})"
+"""What ``--version`` prints: the version and which build runs (``docs/builds.md``)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of every command in :data:`.commands.COMMANDS`."""
+    from .commands import COMMANDS, load
+    from .options import Parser, add_global_options
+
     parser = Parser(
         prog="streamblocks",
         description="Extract structured blocks from streaming LLM output.",
         epilog=EPILOG,
     )
-    parser.add_argument("--version", action="version", version=f"streamblocks {__version__}")
+    parser.add_argument("--version", action="version", version=VERSION)
     add_global_options(parser)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
@@ -59,6 +68,9 @@ def _show_warning(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["--version"]:
+        print(VERSION)  # (before the commands load: a script asks this often)
+        raise SystemExit(0)
     args = build_parser().parse_args(argv)
     debug = getattr(args, "debug", False)
     try:
@@ -86,6 +98,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+
+
+# Names of the command's modules this package offers, loaded on first use.
+_LAZY = {
+    "demo_events": ".commands.demo",
+    "event_json": ".model",
+    "default_registry": ".registries",
+    "demo_registry": ".registries",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
 
 
 def _silence_stdout() -> None:

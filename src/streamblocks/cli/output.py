@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from .errors import CLIError
 from .model import Prices, event_dict
-from .render import Renderer, make_renderer, rich_available
+from .render import JSONRenderer, PlainRenderer, Renderer, choose, rich_available
 
 
 def color_wanted(args: argparse.Namespace) -> bool:
@@ -25,6 +25,27 @@ def prices_from(args: argparse.Namespace) -> Prices | None:
         return Prices.load(path)
     except ValueError as exc:
         raise CLIError(str(exc)) from None
+
+
+def make_renderer(
+    out: TextIO,
+    *,
+    render: str = "auto",
+    hide_text: bool = False,
+    live: bool = True,
+    color: bool = True,
+    prices: Prices | None = None,
+) -> Renderer:
+    """The renderer for ``--render`` (``auto``: rich on a terminal, plain elsewhere).
+    ``live``: draw an open block as it streams (rich, on a terminal)."""
+    kind = choose(render, out)
+    if kind == "json":
+        return JSONRenderer(out, prices=prices)
+    if kind == "rich" and rich_available():
+        from .rich_render import RichRenderer  # (rich loads only when it draws)
+
+        return RichRenderer(out, hide_text=hide_text, live=live, color=color, prices=prices)
+    return PlainRenderer(out, hide_text=hide_text, prices=prices)
 
 
 def renderer_for(args: argparse.Namespace, out: TextIO, *, live: bool = True) -> Renderer:

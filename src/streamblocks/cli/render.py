@@ -216,27 +216,6 @@ def choose(render: str, out: TextIO) -> str:
     return "rich" if rich_available() and out.isatty() else "plain"
 
 
-def make_renderer(
-    out: TextIO,
-    *,
-    render: str = "auto",
-    hide_text: bool = False,
-    live: bool = True,
-    color: bool = True,
-    prices: Prices | None = None,
-) -> Renderer:
-    """The renderer for ``--render`` (``auto``: rich on a terminal, plain elsewhere).
-    ``live``: draw an open block as it streams (rich, on a terminal)."""
-    kind = choose(render, out)
-    if kind == "json":
-        return JSONRenderer(out, prices=prices)
-    if kind == "rich" and rich_available():
-        from .rich_render import RichRenderer
-
-        return RichRenderer(out, hide_text=hide_text, live=live, color=color, prices=prices)
-    return PlainRenderer(out, hide_text=hide_text, prices=prices)
-
-
 __all__ = [
     "RENDERERS",
     "SCHEMA_VERSION",
@@ -247,6 +226,5 @@ __all__ = [
     "event_dict",
     "event_json",
     "jsonable",
-    "make_renderer",
     "rich_available",
 ]

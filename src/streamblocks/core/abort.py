@@ -12,12 +12,18 @@ provider request is cancelled and no more tokens are paid for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .errors import ErrorCode
 from .events import BlockError, Event, StopReason, StreamFinished
 from .session import Session
+
+if TYPE_CHECKING:
+    from ..adapters.protocols import InputAdapter
+    from ..transforms import DeltaTransform
+    from .limits import Limits
+    from .syntax import SyntaxPlan
 
 AbortPredicate = Callable[[Any], Any]
 """Called with each outgoing event; truthy aborts the stream (a ``str`` is the cause)."""
@@ -86,8 +92,23 @@ class AbortingSession(Session):
 
     __slots__ = ("_policy",)
 
-    def __init__(self, *args: Any, policy: AbortPolicy, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        plan: SyntaxPlan,
+        *,
+        stream_id: str,
+        limits: Limits,
+        input_adapter: InputAdapter | str | None,
+        transforms: Sequence[DeltaTransform] = (),
+        policy: AbortPolicy,
+    ) -> None:
+        super().__init__(
+            plan,
+            stream_id=stream_id,
+            limits=limits,
+            input_adapter=input_adapter,
+            transforms=transforms,
+        )
         self._policy = policy
 
     def feed(self, chunk: Any) -> list[Event]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from mypy_extensions import mypyc_attr
+
 
 class ErrorCode(str, Enum):
     """Why a block was rejected (the ``code`` of a ``BLOCK_ERROR``)."""
@@ -32,18 +34,24 @@ class ErrorCode(str, Enum):
     """The block names a type the registry does not know (``unknown="error"``)."""
 
 
+# A native (compiled) class has one base; these errors have two built-in ones (so that
+# ``except ValueError`` catches them too), which makes them plain Python classes.
+@mypyc_attr(native_class=False)
 class StreamBlocksError(Exception):
     """Base class of every exception raised by streamblocks."""
 
 
+@mypyc_attr(native_class=False)
 class RegistryError(StreamBlocksError, ValueError):
     """A block type or syntax was declared wrongly."""
 
 
+@mypyc_attr(native_class=False)
 class SessionClosedError(StreamBlocksError, RuntimeError):
     """``feed`` or ``close`` was called on a session that is already closed."""
 
 
+@mypyc_attr(native_class=False)
 class SnapshotError(StreamBlocksError, ValueError):
     """A snapshot cannot be restored by this processor or this library version."""
 

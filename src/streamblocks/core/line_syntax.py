@@ -27,7 +27,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
 
 from .syntax import Header, Syntax
 
@@ -69,6 +71,7 @@ class Verdict(IntEnum):
 PENDING, TEXT, CONTENT, BODY, HOLD, START, CLOSE, REJECT, VERBATIM, END_TEXT = Verdict
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LineParser(ABC):
     """The state of one block (or visible region) while the scanner reads it."""
 
@@ -126,10 +129,11 @@ class LineParser(ABC):
         return body
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LineSyntax(Syntax):
     """A format whose markers fill whole lines (see the module docstring)."""
 
-    starts_with: ClassVar[str | None] = None
+    starts_with: str | None = None
     """Characters an opening line can start with; the scanner offers only such lines
     (``None``: every line is offered)."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import uuid
+from collections import deque
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -142,7 +143,8 @@ class StreamBlockProcessor:
         """The session saved by :meth:`Session.snapshot`, ready to be fed the rest of
         its stream. This processor must be configured like the one that made it (see
         :mod:`streamblocks.core.snapshot`); raises :class:`SnapshotError` otherwise."""
-        session = load_session(self, snapshot)
+        config = (self.plan(), self.limits, self.input_adapter, self.transforms, self.abort_policy)
+        session = load_session(config, snapshot)
         if not isinstance(session, Session):
             raise SnapshotError(f"the snapshot holds a {type(session).__name__}, not a session")
         return session
@@ -175,7 +177,7 @@ class StreamBlockProcessor:
             _close_quietly(session)
             _close_source(iterator)
 
-    async def process_stream(
+    def process_stream(
         self,
         source: AsyncIterable[Any] | Iterable[Any],
         *,
@@ -184,41 +186,11 @@ class StreamBlockProcessor:
         """Events of an asynchronous stream (a plain iterable is accepted too).
 
         ``output_adapter`` as for :meth:`process`. The source is closed
-        (``await aclose()``) when the stream ends, when this generator is closed
+        (``await aclose()``) when the stream ends, when the returned iterator is closed
         (``aclose()``, ``contextlib.aclosing``), when the task is cancelled or times out,
         and when ``abort_on`` fires.
         """
-        if not isinstance(source, AsyncIterable):
-            driver = self.process(source, output_adapter=output_adapter)
-            try:
-                for event in driver:
-                    yield event
-            finally:
-                _close_source(driver)
-            return
-        iterator: Any = aiter(source)
-        first = [await anext(iterator, _END)] if self.markup == "auto" else []
-        first = [item for item in first if item is not _END]
-        session = self.session(model=_model_of(first))
-        out = self._output_for_stream(output_adapter)
-        try:
-            for item in first:
-                for event in _outgoing(out, session.feed(item)):
-                    yield event
-            async for item in iterator:
-                events = session.feed(item)
-                if session.aborted is not None:
-                    await _aclose_source(iterator)
-                    for event in _outgoing(out, events):
-                        yield event
-                    break
-                for event in _outgoing(out, events):
-                    yield event
-            for event in _outgoing(out, session.close()):
-                yield event
-        finally:
-            _close_quietly(session)
-            await _aclose_source(iterator)
+        return AsyncEvents(self, source, output_adapter)
 
     def _output_for_stream(self, adapter: OutputAdapter | None) -> OutputAdapter | None:
         """The output adapter for one stream (``for_stream()`` when it keeps state)."""
@@ -230,6 +202,102 @@ class StreamBlockProcessor:
 _END = object()
 
 
+class AsyncEvents:
+    """The events of one asynchronous stream (what :meth:`~StreamBlockProcessor.process_stream`
+    returns): an async iterator that reads the source as the consumer asks for events.
+
+    A class, not an async generator, because mypyc compiles async methods but not async
+    generators. Like one it closes the source when it ends, when it is closed, and when
+    an exception (cancellation, a timeout, the source's own error) passes through it.
+    """
+
+    def __init__(
+        self,
+        processor: StreamBlockProcessor,
+        source: AsyncIterable[Any] | Iterable[Any],
+        output_adapter: OutputAdapter | None,
+    ) -> None:
+        self._processor = processor
+        self._source = source
+        self._adapter = output_adapter
+        self._out: OutputAdapter | None = None
+        self._sync: Iterator[Any] | None = None  # the sync driver, for a plain iterable
+        self._iterator: Any = None
+        self._session: Session | None = None
+        self._ready: deque[Any] = deque()
+        self._ended = False  # the source is read to its end (or abort_on fired)
+        self._closed = False
+
+    def __aiter__(self) -> AsyncEvents:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            while not self._ready:
+                if self._ended or self._closed:
+                    await self.aclose()
+                    raise StopAsyncIteration
+                await self._read()
+        except BaseException:
+            await self.aclose()
+            raise
+        return self._ready.popleft()
+
+    async def _read(self) -> None:
+        """Read one item of the source (the first call: start the stream)."""
+        if self._sync is None and self._session is None:
+            await self._start()
+            return
+        if self._sync is not None:
+            event = next(self._sync, _END)
+            if event is _END:
+                self._ended = True
+            else:
+                self._ready.append(event)
+            return
+        session = self._session
+        assert session is not None
+        item = await anext(self._iterator, _END)
+        if item is _END:
+            self._ready.extend(_outgoing(self._out, session.close()))
+            self._ended = True
+            return
+        events = session.feed(item)
+        if session.aborted is not None:
+            await _aclose_source(self._iterator)
+            self._ready.extend(_outgoing(self._out, events))
+            self._ready.extend(_outgoing(self._out, session.close()))
+            self._ended = True
+            return
+        self._ready.extend(_outgoing(self._out, events))
+
+    async def _start(self) -> None:
+        processor, source = self._processor, self._source
+        if not isinstance(source, AsyncIterable):
+            self._sync = processor.process(source, output_adapter=self._adapter)
+            return
+        self._iterator = aiter(source)
+        first = [await anext(self._iterator, _END)] if processor.markup == "auto" else []
+        first = [item for item in first if item is not _END]
+        self._session = session = processor.session(model=_model_of(first))
+        self._out = processor._output_for_stream(self._adapter)
+        for item in first:
+            self._ready.extend(_outgoing(self._out, session.feed(item)))
+
+    async def aclose(self) -> None:
+        """Stop: the session is released and the source closed (once)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._ready.clear()
+        if self._sync is not None:
+            _close_source(self._sync)
+        if self._session is not None:
+            _close_quietly(self._session)
+        if self._iterator is not None:
+            await _aclose_source(self._iterator)
+
+
 def _markup_plan(markup: Any) -> list[tuple[Syntax, TypeTable]]:
     """The plan entries of ``markup=``: configured markups, or the model's (``"auto"``)."""
     from ..markup.config import for_model, markup_plan
@@ -238,9 +306,11 @@ def _markup_plan(markup: Any) -> list[tuple[Syntax, TypeTable]]:
 
 
 def _model_of(first: list[Any]) -> str | None:
+    if not first:  # (markup="auto" only: the first item names the model)
+        return None
     from ..markup.config import model_of
 
-    return model_of(first[0]) if first else None
+    return model_of(first[0])
 
 
 def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:

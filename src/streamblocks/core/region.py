@@ -146,8 +146,8 @@ class Region(InlineOut):
             block.compact()
         sc.em.pos += n
         source = block.partial  # (Emitter.delta, inline)
-        at = source.add(piece, None) if source is not None else None
-        fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, at)
+        where = source.add(piece, None) if source is not None else None
+        fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
         return [new_event(BlockDelta, fields)]
 
     def close(self, stop_reason: StopReason | None) -> None:

@@ -3,97 +3,16 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
+from .block_types import BlockType, OnStart, Transform, TypeTable, Validator
 from .errors import RegistryError
+from .syntax import Syntax, default_syntax
 
-if TYPE_CHECKING:
-    from .blocks import Block
-    from .syntax import Syntax
-
-Validator = Callable[["Block"], Any]
-"""Called with the finished block. Returning ``None``/``True`` accepts it; returning
-``False`` or a message (``str``), or raising, rejects it with ``VALIDATION_FAILED``."""
-Transform = Callable[["Block"], Any]
-"""Called with the finished block of a type that is not streamed: ``None`` keeps the
-block, a list replaces it (strings become visible text, events are emitted as they are),
-``[]`` suppresses it."""
-OnStart = Callable[[Mapping[str, Any]], Any]
-"""Called with the opening marker's attributes when a block starts."""
-
-
-@dataclass(frozen=True, slots=True)
-class BlockType:
-    """One registered block type. ``name`` is the block's ``type``; ``marker`` is the
-    name written in the model's text (``tag=`` when given, else ``name``)."""
-
-    name: str
-    marker: str
-    syntaxes: tuple[Syntax, ...] | None
-    metadata: type[BaseModel] | None
-    content: type[BaseModel] | None
-    description: str | None
-    instructions: str | None
-    transform: Transform | None
-    on_start: OnStart | None
-    validators: tuple[Validator, ...]
-
-    @classmethod
-    def generic(cls, name: str) -> BlockType:
-        """An unregistered type accepted as it is (``unknown="block"``): no models,
-        no hooks, no validation."""
-        return cls(name, name, None, None, None, None, None, None, None, ())
-
-    @property
-    def advertised(self) -> bool:
-        """Listed by :meth:`BlockRegistry.system_prompt`: it has a description (its own,
-        or its models' docstring) or instructions. Every type is recognised either way."""
-        return bool(self.description or self.instructions)
-
-    @property
-    def streamed(self) -> bool:
-        """A type with a transform is held until it closes, then only the verdict shows."""
-        return self.transform is None
-
-
-class TypeTable:
-    """The block types one syntax recognises, and the policy for unknown names.
-
-    ``unknown`` is ``"text"`` (unknown names are not blocks), ``"error"`` (they are
-    blocks rejected with ``UNKNOWN_TYPE``) or ``"block"`` (generic blocks with no
-    validation).
-    """
-
-    __slots__ = ("_generic", "markers", "prefixes", "unknown")
-
-    def __init__(self, markers: Mapping[str, BlockType], unknown: str = "text") -> None:
-        if unknown not in ("text", "error", "block"):
-            raise ValueError(f"unknown= must be 'text', 'error' or 'block', got {unknown!r}")
-        self.markers = dict(markers)
-        self.unknown = unknown
-        self.prefixes = frozenset(
-            name[:end] for name in self.markers for end in range(len(name) + 1)
-        )
-        """Every prefix of every marker name: a partial name outside it names no type."""
-        self._generic: dict[str, BlockType] = {}
-
-    def resolve(self, name: str) -> BlockType | None:
-        """The type named ``name``: registered, generic (``unknown="block"``) or None."""
-        found = self.markers.get(name)
-        if found is not None or self.unknown != "block":
-            return found
-        generic = self._generic.get(name)
-        if generic is None:
-            generic = self._generic[name] = BlockType.generic(name)
-        return generic
-
-    def accepts(self, name: str) -> bool:
-        """Whether a marker naming ``name`` opens a block (possibly an error block)."""
-        return name in self.markers or self.unknown != "text"
+__all__ = ["BlockRegistry", "BlockType", "OnStart", "Transform", "TypeTable", "Validator"]
 
 
 class BlockRegistry:
@@ -215,16 +134,17 @@ class BlockRegistry:
         docstring) or instructions; a type with neither is still intercepted, just not
         advertised (see :meth:`unadvertised`).
         """
-        from ..prompts import render_system_prompt
-
-        return render_system_prompt(self, default)
+        sections: list[str] = []
+        for syntax, markers in self.syntax_plan(default or default_syntax()):
+            listed = [t for t in dict.fromkeys(markers.values()) if t.advertised]
+            if listed:
+                sections.append(syntax.describe(listed))
+        return "\n\n".join(section for section in sections if section)
 
     def inject_system_prompt(
         self, messages: Sequence[Mapping[str, Any]], default: Syntax | None = None
     ) -> list[dict[str, Any]]:
         """A copy of ``messages`` with :meth:`system_prompt` added to the system message."""
-        from ..prompts import inject_system_prompt
-
         return inject_system_prompt(messages, self.system_prompt(default))
 
 
@@ -242,8 +162,6 @@ def _docstring(model: type[BaseModel] | None) -> str | None:
 
 
 def _as_syntaxes(name: str, syntax: Syntax | Sequence[Syntax] | None) -> tuple[Syntax, ...] | None:
-    from .syntax import Syntax
-
     if syntax is None:
         return None
     given: Any = syntax  # what a caller passed may be anything: checked below
@@ -280,3 +198,37 @@ def _syntax_hint(wrong: object) -> str:
         )
     got = "an empty sequence" if wrong is None else type(wrong).__name__
     return f"must be a Syntax instance (or a sequence of them), got {got}; one of {listed}"
+
+
+SYSTEM_ROLES = ("system", "developer")
+"""Roles that carry system instructions (OpenAI's newer models use ``developer``)."""
+
+
+def inject_system_prompt(
+    messages: Sequence[Mapping[str, Any]], prompt: str
+) -> list[dict[str, Any]]:
+    """A copy of ``messages`` with ``prompt`` appended to the last system (or
+    ``developer``) message, or a ``system`` message inserted first.
+
+    Works on OpenAI-style lists (``content`` a string or a list of parts) and
+    Anthropic-style ones (no system message: one is inserted; for the Messages API pass
+    :meth:`~streamblocks.BlockRegistry.system_prompt` as ``system=`` instead). Neither
+    ``messages`` nor anything in it is changed: the messages are copied shallowly and
+    the one that receives the prompt gets a new ``content``.
+    """
+    if not prompt:
+        return [dict(message) for message in messages]
+    result = [dict(message) for message in messages]
+    for message in result[::-1]:
+        if message.get("role") not in SYSTEM_ROLES:
+            continue
+        content = message.get("content")
+        if isinstance(content, (list, tuple)):
+            message["content"] = [*content, {"type": "text", "text": prompt}]
+        elif content:
+            message["content"] = f"{content}\n\n{prompt}"
+        else:
+            message["content"] = prompt
+        return result
+    result.insert(0, {"role": "system", "content": prompt})
+    return result

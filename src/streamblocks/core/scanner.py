@@ -331,7 +331,7 @@ class _NoLines(LineParser):
     """A visible region in which no line is a marker (for :meth:`Scanner.shown`)."""
 
     visible = True
-    marker_starts = ""
+    marker_starts: str | None = ""
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         return TEXT

@@ -16,20 +16,28 @@ A snapshot is pickle data: restore only snapshots you made yourself.
 
 A plain ``pickle.dumps(session)`` works too when all of the configuration is picklable
 (module-level hooks and models); it carries the configuration by value.
+
+The objects of the library's own classes are written by attribute name (not in pickle's
+default shape, which differs between a plain class and a class compiled by mypyc), so a
+snapshot made by the pure-Python build restores in the compiled build and back.
 """
 
 from __future__ import annotations
 
 import io
 import pickle
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 from .errors import SnapshotError
 
 if TYPE_CHECKING:
-    from .processor import StreamBlockProcessor
     from .session import Session
+
+Config = tuple[Any, Any, Any, tuple[Any, ...], Any]
+"""What a session refers to, from its processor: plan, limits, input adapter,
+transforms, abort policy."""
 
 FORMAT = 1
 _MAGIC = b"streamblocks-snapshot"
@@ -83,6 +91,55 @@ class _Pickler(pickle.Pickler):
     def persistent_id(self, obj: Any) -> Any:
         return self._refs.get(id(obj))
 
+    def reducer_override(self, obj: Any) -> Any:
+        cls = type(obj)
+        if not cls.__module__.startswith("streamblocks.") or issubclass(cls, _BY_DEFAULT):
+            return NotImplemented
+        getstate = getattr(cls, "__getstate__", None)
+        if getstate is not None and getstate is not getattr(object, "__getstate__", None):
+            state = (True, obj.__getstate__())
+        else:
+            state = (False, _attributes(obj))
+        # (made first, its state set after: the state may refer back to the object)
+        return _new, (cls,), state, None, None, _set_state
+
+
+_BY_DEFAULT = (tuple, Enum, BaseException, type)
+"""Classes pickle writes the same way in both builds (named tuples, enums)."""
+
+
+def _attributes(obj: Any) -> dict[str, Any]:
+    """The attributes an object holds, by name, in either build: ``__slots__`` and
+    ``__dict__`` for a plain class, ``__mypyc_attrs__`` for a compiled one."""
+    names: dict[str, None] = {}
+    for klass in type(obj).__mro__:
+        for name in (*vars(klass).get("__slots__", ()), *vars(klass).get("__mypyc_attrs__", ())):
+            names.setdefault(name)
+    names.update(dict.fromkeys(getattr(obj, "__dict__", {})))
+    state: dict[str, Any] = {}
+    for name in names:
+        if name.startswith("__"):
+            continue
+        try:
+            state[name] = getattr(obj, name)
+        except AttributeError:  # a slot never set
+            continue
+    return state
+
+
+def _new(cls: Any) -> Any:
+    return cls.__new__(cls)
+
+
+def _set_state(obj: Any, state: tuple[bool, Any]) -> None:
+    """Give ``obj`` the state :meth:`_Pickler.reducer_override` wrote."""
+    explicit, values = state
+    if explicit:
+        obj.__setstate__(values)
+    else:
+        for name, value in values.items():
+            object.__setattr__(obj, name, value)
+
 
 class _Unpickler(pickle.Unpickler):
     def __init__(self, file: io.BytesIO, objects: list[Any]) -> None:
@@ -110,8 +167,9 @@ def dump_session(session: Session) -> bytes:
     return len(head).to_bytes(4, "big") + head + body.getvalue()
 
 
-def load_session(processor: StreamBlockProcessor, data: bytes) -> Any:
-    """The object a snapshot holds (the processor checks that it is a session)."""
+def load_session(config: Config, data: bytes) -> Any:
+    """The object a snapshot holds, resolved against ``config`` (the restoring
+    processor's; it checks that the object is a session)."""
     try:
         size = int.from_bytes(data[:4], "big")
         magic, version, library, described = pickle.loads(data[4 : 4 + size])
@@ -124,13 +182,7 @@ def load_session(processor: StreamBlockProcessor, data: bytes) -> Any:
             f"the snapshot was made by streamblocks {library}; this is {_version()} "
             "(snapshots are only restored by the version that made them)"
         )
-    objects, mine = _config(
-        processor.plan(),
-        processor.limits,
-        processor.input_adapter,
-        processor.transforms,
-        processor.abort_policy,
-    )
+    objects, mine = _config(*config)
     if mine != described:
         differ = next(
             (f"{a!r} != {b!r}" for a, b in zip(described, mine, strict=False) if a != b),

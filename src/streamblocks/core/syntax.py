@@ -115,10 +115,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
+# Imported at run time: a compiled (mypyc) NamedTuple needs its field types.
+from .block_types import BlockType
+from .errors import ErrorCode
+
 if TYPE_CHECKING:
-    from .errors import ErrorCode
+    from .block_types import TypeTable
     from .events import StopReason
-    from .registry import BlockType, TypeTable
 
 GO_ON: Final = -1
 """``InlineReader.read``: everything given was consumed and the region goes on."""
@@ -162,6 +167,7 @@ class Header(NamedTuple):
     """A problem found in the header; reported when the block closes."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Syntax(ABC):
     """A block format. Subclass :class:`~streamblocks.core.line_syntax.LineSyntax` for
     markers that fill lines, :class:`InlineSyntax` for markers anywhere in text (see
@@ -175,8 +181,9 @@ class Syntax(ABC):
 
     name: ClassVar[str]
     """Short name carried in events (``BlockStart.syntax``, ``Block.syntax``)."""
-    starts_with: ClassVar[str | None] = None
-    """Line syntaxes: characters an opening line can start with (``None``: any)."""
+    starts_with: str | None = None
+    """Line syntaxes: characters an opening line can start with (``None``: any). A
+    class attribute, or set per instance when the configuration decides it."""
 
     def open(self, line: str, complete: bool, types: TypeTable) -> Any:
         """Line syntaxes: see :meth:`streamblocks.core.line_syntax.LineSyntax.open`."""
@@ -194,6 +201,7 @@ class Syntax(ABC):
         serve ``types`` (called when a processor builds its plan)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InlineOut(ABC):
     """What a reader may do with the characters it consumed (see the module docstring).
 
@@ -246,6 +254,7 @@ class InlineOut(ABC):
         parse), for ``Session.examined``."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InlineReader(ABC):
     """The state of one region, fed every character from its opener on."""
 
@@ -270,6 +279,7 @@ class InlineReader(ABC):
         return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class InlineSyntax(Syntax):
     """A format whose markers may begin anywhere in visible text (see the module
     docstring for the whole protocol)."""

@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
 from .syntax import ParseFailure
 
 _PLAIN_ENTRY = re.compile(
@@ -18,7 +16,6 @@ _YAML_WORDS = frozenset(
     for base in ("yes", "no", "true", "false", "on", "off", "null")
     for word in (base, base.capitalize(), base.upper())
 )
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
 MAX_YAML_DEPTH = 100
 """Deepest nesting of flow collections (``[``/``{``) a YAML text may have: deeper
 texts are rejected before loading (PyYAML's cost grows with the square of the depth)."""
@@ -35,8 +32,11 @@ def load_yaml_mapping(text: str, what: str, first_line: int = 1) -> dict[str, An
     if simple is not None:
         return simple
     _check_nesting(text, what)
+    import yaml  # (on first use: most streams hold no YAML beyond plain ``key: value``)
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
     try:
-        value = yaml.load(text, Loader=_SafeLoader)
+        value = yaml.load(text, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

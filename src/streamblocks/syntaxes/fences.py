@@ -4,7 +4,9 @@ not blocks as visible text in which no marker is recognised."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from ..core.registry import BlockType
 from .base import (
@@ -19,7 +21,7 @@ from .base import (
     Verdict,
 )
 
-FENCE_STARTS = " `~"
+FENCE_STARTS: Final = " `~"
 
 
 class Fence(NamedTuple):
@@ -79,7 +81,7 @@ class ShownFence(LineParser):
     """A fence the model shows as code: visible text up to its closing fence."""
 
     visible = True
-    marker_starts = FENCE_STARTS
+    marker_starts: str | None = FENCE_STARTS
 
     def __init__(self, fence: Fence) -> None:
         self.fence = fence
@@ -91,12 +93,13 @@ class ShownFence(LineParser):
         return PENDING if verdict is PENDING else TEXT
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CodeFenceAwareness(Syntax):
     """Not a block syntax: makes fenced code visible text in which markers are not
     recognised. Added last by the processor when ``code_aware=True``."""
 
     name: ClassVar[str] = "code-fence"
-    starts_with: ClassVar[str | None] = FENCE_STARTS
+    starts_with: str | None = FENCE_STARTS
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:

@@ -142,7 +142,6 @@ class DelimiterFrontmatterSyntax(LineSyntax):
     """
 
     name: ClassVar[str] = "delimiter_frontmatter"
-    starts_with: ClassVar[str | None] = "!"
     start_marker: str = "!!start"
     end_marker: str = "!!end"
     delimiter: str = "!!"

@@ -224,7 +224,6 @@ class GadgetSyntax(Syntax):
     """
 
     name: ClassVar[str] = "gadget"
-    starts_with: ClassVar[str | None] = "!"
     start_prefix: str = "!!!GADGET_START:"
     end_prefix: str = "!!!GADGET_END"
     arg_prefix: str = "!!!ARG:"

@@ -118,8 +118,10 @@ class MarkdownFrontmatterSyntax(Syntax):
     """
 
     name: ClassVar[str] = "markdown_frontmatter"
-    starts_with: ClassVar[str | None] = FENCE_STARTS
     shows_code_fences: ClassVar[bool] = True  # fences that are not blocks stay visible
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "starts_with", FENCE_STARTS)
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:

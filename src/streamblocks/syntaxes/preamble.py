@@ -117,7 +117,6 @@ class DelimiterPreambleSyntax(LineSyntax):
     """
 
     name: ClassVar[str] = "delimiter_preamble"
-    starts_with: ClassVar[str | None] = "!"
     end_marker: str = "!!end"
     delimiter: str = "!!"
 
