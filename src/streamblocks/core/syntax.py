@@ -111,6 +111,7 @@ two readers written only against this module.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
@@ -307,6 +308,9 @@ SyntaxPlan = Sequence[tuple[Syntax, "TypeTable"]]
 """The active syntaxes of a processor in priority order, each with its types."""
 
 _DEFAULTS: dict[str, Callable[[], Syntax]] = {}
+WIRING_MODULE = "streamblocks.syntaxes"
+"""The module that calls :func:`wire_defaults` on import (named, not imported here: the
+core imports no syntax)."""
 
 
 def wire_defaults(*, syntax: Callable[[], Syntax], code_fences: Callable[[], Syntax]) -> None:
@@ -320,6 +324,8 @@ def wire_defaults(*, syntax: Callable[[], Syntax], code_fences: Callable[[], Syn
 
 def default_syntax(role: str = "syntax") -> Syntax:
     """A fresh instance of the default syntax for ``role`` (see :func:`wire_defaults`)."""
+    if role not in _DEFAULTS:  # not wired yet: the package's syntaxes do it when imported
+        importlib.import_module(WIRING_MODULE)
     try:
         return _DEFAULTS[role]()
     except KeyError:
