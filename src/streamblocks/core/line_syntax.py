@@ -24,7 +24,7 @@ that long), so a held line start is bounded.
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
+from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -72,7 +72,7 @@ PENDING, TEXT, CONTENT, BODY, HOLD, START, CLOSE, REJECT, VERBATIM, END_TEXT = V
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class LineParser(ABC):
+class LineParser(metaclass=ABCMeta):
     """The state of one block (or visible region) while the scanner reads it."""
 
     started: bool = False

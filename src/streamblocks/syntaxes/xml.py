@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ..core.errors import ErrorCode, RegistryError
 from ..core.registry import BlockType, TypeTable
@@ -343,6 +344,7 @@ class _CodeSpan(InlineReader):
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
@@ -365,7 +367,6 @@ class XMLTagSyntax(InlineSyntax):
     ``XMLTagSyntax`` instances are rejected when the processor builds its plan.
     """
 
-    name: ClassVar[str] = "xml"
     code_aware: bool = True
     prefilled: str | None = None
 
@@ -387,6 +388,11 @@ class XMLTagSyntax(InlineSyntax):
         for block_type in types:
             lines.append(_entry(block_type))
         return "\n".join(lines)
+
+
+# Class attributes set after the class: mypyc would make a dataclass field of a
+# ClassVar written in the class body.
+XMLTagSyntax.name = "xml"
 
 
 def _entry(block_type: BlockType) -> str:
