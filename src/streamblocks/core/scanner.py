@@ -38,6 +38,10 @@ from .syntax import InlineSyntax, SyntaxPlan
 
 _Search = Callable[[str, int], "re.Match[str] | None"]
 _Stop = Callable[[str], "re.Match[str] | None"]
+_NO_LINE: str | None = None
+"""Assigned to ``Scanner.line`` where ``run()`` may set it again: the literal ``None``
+would narrow the attribute to ``None`` for mypy, and mypyc would check it is still
+``None`` after the call."""
 
 SLOW, VISIBLE, LINE_START, CONTENT_MODE, BLOCK_LINE, REGION = range(6)
 """The scanner's lean modes (see :meth:`Scanner.settle`)."""
@@ -205,7 +209,7 @@ class Scanner:
     def visible(self, text: str, complete: bool) -> None:
         """``text`` (a decided line, or held text released) read as visible text;
         ``complete``: it ends its line, so a line starts after it."""
-        self.line, self.flow = None, TEXT
+        self.line, self.flow = _NO_LINE, TEXT
         self.run(text)
         if complete and self.region is None and self.line is None:
             self.line = ""
