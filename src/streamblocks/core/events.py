@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, ClassVar, Literal, NamedTuple, cast
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -81,28 +81,19 @@ class Counts(NamedTuple):
     """``BLOCK_ERROR`` events."""
 
 
-@mypyc_attr(native_class=False)
-class _EqualByClass:
+def _same_event(self: tuple[Any, ...], other: object) -> bool:
     """Events compare by class and fields: a ``TextDelta`` never equals another
-    one-field event (or a plain tuple) holding the same value. A base class, not
-    functions assigned in each class body: a compiled function does not bind ``self``."""
+    one-field event (or a plain tuple) holding the same value."""
+    return type(self) is type(other) and tuple.__eq__(self, other)
 
-    __slots__ = ()
 
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and tuple.__eq__(cast("tuple[Any, ...]", self), other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
-    def __hash__(self) -> int:
-        return tuple.__hash__(cast("tuple[Any, ...]", self))
+def _different_event(self: tuple[Any, ...], other: object) -> bool:
+    return not _same_event(self, other)
 
 
 # Each event is a named tuple of its fields (``_…Fields``) and a subclass that adds
 # ``type`` as a plain class attribute (read on every event by every caller: a class
-# attribute costs a dictionary lookup, a property a call) and equality by class
-# (:class:`_EqualByClass`, first among the bases so that it overrides the tuple's).
+# attribute costs a dictionary lookup, a property a call) and equality by class.
 
 
 class _StreamStartedFields(NamedTuple):
@@ -112,7 +103,7 @@ class _StreamStartedFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class StreamStarted(_EqualByClass, _StreamStartedFields):
+class StreamStarted(_StreamStartedFields):
     """First event of every stream.
 
     ``session_id`` / ``run_id``: the provider's conversation and run ids (a Claude CLI
@@ -122,6 +113,9 @@ class StreamStarted(_EqualByClass, _StreamStartedFields):
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.STREAM_STARTED]] = EventType.STREAM_STARTED
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 class _TextDeltaFields(NamedTuple):
@@ -129,11 +123,14 @@ class _TextDeltaFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class TextDelta(_EqualByClass, _TextDeltaFields):
+class TextDelta(_TextDeltaFields):
     """Visible text outside blocks, released as soon as it cannot be part of a marker."""
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.TEXT_DELTA]] = EventType.TEXT_DELTA
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 class _BlockStartFields(NamedTuple):
@@ -144,11 +141,14 @@ class _BlockStartFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class BlockStart(_EqualByClass, _BlockStartFields):
+class BlockStart(_BlockStartFields):
     """A block's opening marker is complete."""
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.BLOCK_START]] = EventType.BLOCK_START
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 class _BlockDeltaFields(NamedTuple):
@@ -202,11 +202,14 @@ class _BlockMetadataFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class BlockMetadata(_EqualByClass, _BlockMetadataFields):
+class BlockMetadata(_BlockMetadataFields):
     """The metadata section is complete and validated, before the content streams."""
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.BLOCK_METADATA]] = EventType.BLOCK_METADATA
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 class _BlockEndFields(NamedTuple):
@@ -214,11 +217,14 @@ class _BlockEndFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class BlockEnd(_EqualByClass, _BlockEndFields):
+class BlockEnd(_BlockEndFields):
     """The block closed and was parsed and validated."""
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.BLOCK_END]] = EventType.BLOCK_END
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
     @property
     def block_id(self) -> str:
@@ -238,11 +244,14 @@ class _BlockErrorFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class BlockError(_EqualByClass, _BlockErrorFields):
+class BlockError(_BlockErrorFields):
     """A block was rejected. ``raw`` is the text it held, so nothing is lost."""
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.BLOCK_ERROR]] = EventType.BLOCK_ERROR
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 class _PassthroughFields(NamedTuple):
@@ -250,11 +259,14 @@ class _PassthroughFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class Passthrough(_EqualByClass, _PassthroughFields):
+class Passthrough(_PassthroughFields):
     """A provider event the input adapter passed through untouched."""
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.PASSTHROUGH]] = EventType.PASSTHROUGH
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 class _StreamFinishedFields(NamedTuple):
@@ -268,7 +280,7 @@ class _StreamFinishedFields(NamedTuple):
 
 
 @mypyc_attr(native_class=False)
-class StreamFinished(_EqualByClass, _StreamFinishedFields):
+class StreamFinished(_StreamFinishedFields):
     """Last event of every stream (``session_id`` / ``run_id``: see :class:`StreamStarted`).
 
     ``stop_named`` tells whether the stream named its stop reason: ``False`` for plain
@@ -278,6 +290,9 @@ class StreamFinished(_EqualByClass, _StreamFinishedFields):
 
     __slots__ = ()
     type: ClassVar[Literal[EventType.STREAM_FINISHED]] = EventType.STREAM_FINISHED
+    __eq__ = _same_event
+    __ne__ = _different_event
+    __hash__ = tuple.__hash__
 
 
 Event = (

@@ -151,6 +151,11 @@ class LineSyntax(Syntax):
         """The system-prompt section for ``types``."""
 
 
+NO_LINE: str | None = None
+"""``None`` for ``Scanner.line`` where a call may set it again: the literal would narrow
+the attribute for mypy, and mypyc would check it is still ``None`` after the call."""
+
+
 def strip_line_end(line: str) -> str:
     """``line`` without its ``\\n`` or ``\\r\\n``."""
     if line.endswith("\n"):

@@ -349,22 +349,19 @@ _TICK_OR_NEWLINE = re.compile("[`\n]")
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
 
-    Only registered tags are blocks; everything else that looks like markup stays
-    visible text. With ``unknown="block"`` (or ``"error"``) an unregistered tag is a
-    generic block too, except an HTML void element (``img``, ``br``, ``hr``, ``input``,
-    ``meta``, ``link``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content
-    of a block is the text between its tags (a ``str``, or the ``content`` model's
-    instance); its attributes (entities decoded, in the order
-    written) are ``BlockStart.attrs``/``Block.attrs`` and the metadata mapping, and an
-    ``id`` attribute is the block id.
+    Only registered tags are blocks; other markup stays visible text. With ``unknown="block"``
+    (or ``"error"``) an unregistered tag is a generic block too, except an HTML void element
+    (``img``, ``br``, ``input``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content
+    is the text between the tags (a ``str``, or the ``content`` model's instance); the
+    attributes (entities decoded, in order) are ``BlockStart.attrs``/``Block.attrs`` and
+    the metadata mapping; an ``id`` attribute is the block id.
 
     ``code_aware`` (default ``True``): tags in inline code spans (backtick runs) and in
     fenced code blocks the model shows are text. ``prefilled``: a registered tag that
     is already open when the stream starts (the prompt ended with ``<think>``), so the
     text up to its first closing tag is that block.
 
-    A processor uses one XML configuration: block types registered with unequal
-    ``XMLTagSyntax`` instances are rejected when the processor builds its plan.
+    A processor uses one XML configuration: unequal ``XMLTagSyntax`` instances are rejected.
     """
 
     code_aware: bool = True
@@ -390,9 +387,7 @@ class XMLTagSyntax(InlineSyntax):
         return "\n".join(lines)
 
 
-# Class attributes set after the class: mypyc would make a dataclass field of a
-# ClassVar written in the class body.
-XMLTagSyntax.name = "xml"
+XMLTagSyntax.name = "xml"  # not in the body: mypyc makes a dataclass field of a ClassVar
 
 
 def _entry(block_type: BlockType) -> str:
