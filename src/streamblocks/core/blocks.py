@@ -28,3 +28,10 @@ class Block:
     raw: str = ""
     start: int = 0
     end: int = 0
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled as a constructor call: the compiled build's Block has none of the
+        # state methods a slotted frozen dataclass gets, and would restore field by
+        # field through the frozen ``__setattr__``.
+        fields = (self.id, self.type, self.syntax, self.metadata, self.content)
+        return (Block, (*fields, self.attrs, self.raw, self.start, self.end))

@@ -177,11 +177,11 @@ class Emitter:
             content = block.parse(block.body_text() if body is BODY else body)
             if block_type.content is not None:
                 content = validate_content(block_type.content, content)
-        except ParseFailure as exc:
-            self.error(*fail, ErrorCode.PARSE_FAILED, str(exc), raw)
+        except ParseFailure as failure:  # one name per clause: mypyc types it once
+            self.error(*fail, ErrorCode.PARSE_FAILED, str(failure), raw)
             return
-        except ValidationError as exc:
-            self.error(*fail, ErrorCode.VALIDATION_FAILED, str(exc), raw)
+        except ValidationError as invalid:
+            self.error(*fail, ErrorCode.VALIDATION_FAILED, str(invalid), raw)
             return
         except Exception as exc:  # a user parse_content, or a parser's own bug
             message = f"reading the content of {block.type_name!r} failed: {exc!r}"

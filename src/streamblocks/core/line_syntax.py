@@ -24,7 +24,7 @@ that long), so a held line start is bounded.
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
+from abc import ABCMeta, abstractmethod
 from collections.abc import Sequence
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -72,7 +72,7 @@ PENDING, TEXT, CONTENT, BODY, HOLD, START, CLOSE, REJECT, VERBATIM, END_TEXT = V
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class LineParser(ABC):
+class LineParser(metaclass=ABCMeta):
     """The state of one block (or visible region) while the scanner reads it."""
 
     started: bool = False
@@ -149,6 +149,11 @@ class LineSyntax(Syntax):
     @abstractmethod
     def describe(self, types: Sequence[Any]) -> str:
         """The system-prompt section for ``types``."""
+
+
+NO_LINE: str | None = None
+"""``None`` for ``Scanner.line`` where a call may set it again: the literal would narrow
+the attribute for mypy, and mypyc would check it is still ``None`` after the call."""
 
 
 def strip_line_end(line: str) -> str:

@@ -30,7 +30,7 @@ from . import lines
 from .emitter import Emitter
 from .events import StopReason
 from .limits import Limits
-from .line_syntax import CONTENT, TEXT, LineParser, Verdict
+from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
 from .region import Region, open_region
 from .registry import TypeTable
@@ -205,7 +205,7 @@ class Scanner:
     def visible(self, text: str, complete: bool) -> None:
         """``text`` (a decided line, or held text released) read as visible text;
         ``complete``: it ends its line, so a line starts after it."""
-        self.line, self.flow = None, TEXT
+        self.line, self.flow = NO_LINE, TEXT
         self.run(text)
         if complete and self.region is None and self.line is None:
             self.line = ""

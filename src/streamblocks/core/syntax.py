@@ -112,7 +112,7 @@ two readers written only against this module.
 from __future__ import annotations
 
 import importlib
-from abc import ABC, abstractmethod
+from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
 
@@ -169,7 +169,7 @@ class Header(NamedTuple):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Syntax(ABC):
+class Syntax(metaclass=ABCMeta):
     """A block format. Subclass :class:`~streamblocks.core.line_syntax.LineSyntax` for
     markers that fill lines, :class:`InlineSyntax` for markers anywhere in text (see
     the *Writing a syntax* guide). A syntax is configuration, compared by value
@@ -182,6 +182,8 @@ class Syntax(ABC):
 
     name: ClassVar[str]
     """Short name carried in events (``BlockStart.syntax``, ``Block.syntax``)."""
+    shows_code_fences: ClassVar[bool] = False
+    """``True``: fenced code that is not one of this syntax's blocks stays visible text."""
     starts_with: str | None = None
     """Line syntaxes: characters an opening line can start with (``None``: any). A
     class attribute, or set per instance when the configuration decides it."""
@@ -203,7 +205,7 @@ class Syntax(ABC):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class InlineOut(ABC):
+class InlineOut(metaclass=ABCMeta):
     """What a reader may do with the characters it consumed (see the module docstring).
 
     Implemented by the scanner; counts refer to consumed, not yet attributed characters,
@@ -256,7 +258,7 @@ class InlineOut(ABC):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class InlineReader(ABC):
+class InlineReader(metaclass=ABCMeta):
     """The state of one region, fed every character from its opener on."""
 
     @abstractmethod

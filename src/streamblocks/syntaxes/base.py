@@ -47,8 +47,18 @@ __all__ = [
     "Verdict",
     "literal_line",
     "literal_line_pattern",
+    "set_starts_with",
     "strip_line_end",
 ]
+
+
+def set_starts_with(syntax: Syntax, chars: str | None) -> None:
+    """Set a frozen syntax's ``starts_with`` from its configuration (in ``__post_init__``).
+
+    A function, not ``object.__setattr__`` in the method: mypyc compiles that call in a
+    subclass to a store into the subclass's own attributes, and ``starts_with`` is the base's.
+    """
+    object.__setattr__(syntax, "starts_with", chars)
 
 
 def literal_line(line: str, marker: str, complete: bool) -> Verdict:

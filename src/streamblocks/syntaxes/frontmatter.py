@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from ..core.errors import ErrorCode
 from ..core.registry import BlockType
@@ -25,6 +27,7 @@ from .base import (
     TypeTable,
     Verdict,
     literal_line,
+    set_starts_with,
 )
 
 FRONTMATTER_FENCE = "---"
@@ -129,6 +132,7 @@ class _FrontmatterBlock(LineParser):
         return START
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class DelimiterFrontmatterSyntax(LineSyntax):
     """A line ``!!start``, a YAML frontmatter between ``---`` lines (with ``id`` and
@@ -141,7 +145,6 @@ class DelimiterFrontmatterSyntax(LineSyntax):
     ``@@end``.
     """
 
-    name: ClassVar[str] = "delimiter_frontmatter"
     start_marker: str = "!!start"
     end_marker: str = "!!end"
     delimiter: str = "!!"
@@ -156,7 +159,7 @@ class DelimiterFrontmatterSyntax(LineSyntax):
             if self.end_marker == "!!end":
                 object.__setattr__(self, "end_marker", delimiter + "end")
         # the scanner offers this syntax the lines starting like its start marker
-        object.__setattr__(self, "starts_with", self.start_marker[0])
+        set_starts_with(self, self.start_marker[0])
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         verdict = literal_line(line, self.start_marker, complete)
@@ -173,3 +176,8 @@ class DelimiterFrontmatterSyntax(LineSyntax):
             "Block types:"
         )
         return listing(intro, types, lambda block_type: block_type.marker)
+
+
+# Class attributes set after the class: mypyc would make a dataclass field of a
+# ClassVar written in the class body.
+DelimiterFrontmatterSyntax.name = "delimiter_frontmatter"

@@ -26,14 +26,16 @@ import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from ..core.partial_json import copy_json
 from ..core.partials import PartialAt, Path, Source
 from ..core.registry import BlockType
 from ..prompts import listing
 from .arguments import build_arguments, normalize_pointer, split_pointer
-from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict
+from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, set_starts_with
 
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _NAME_SO_FAR = re.compile(r"[A-Za-z0-9_.\-]*\s*")
@@ -204,6 +206,7 @@ def _end_verdict(line: str, complete: bool, prefix: str, names: tuple[str, ...])
     return Verdict.REJECT
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class GadgetSyntax(Syntax):
     """Tool calls as text: a start line naming the gadget, ``!!!ARG:<pointer>`` lines
@@ -223,7 +226,6 @@ class GadgetSyntax(Syntax):
     before the first argument) reject the block with ``PARSE_FAILED`` when it closes.
     """
 
-    name: ClassVar[str] = "gadget"
     start_prefix: str = "!!!GADGET_START:"
     end_prefix: str = "!!!GADGET_END"
     arg_prefix: str = "!!!ARG:"
@@ -247,7 +249,7 @@ class GadgetSyntax(Syntax):
             )
         # The session's prefilter reads ``starts_with``; with custom markers it is the
         # first character of this instance's start prefix.
-        object.__setattr__(self, "starts_with", self.start_prefix[0])
+        set_starts_with(self, self.start_prefix[0])
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         prefix = self.start_prefix
@@ -292,6 +294,11 @@ class GadgetSyntax(Syntax):
             "Gadgets:"
         )
         return listing(intro, types, lambda block_type: block_type.marker, content_label="argument")
+
+
+# Class attributes set after the class: mypyc would make a dataclass field of a
+# ClassVar written in the class body.
+GadgetSyntax.name = "gadget"
 
 
 def _could_name(so_far: str, types: TypeTable) -> bool:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from ..core.registry import BlockType
 from ..prompts import listing
@@ -23,6 +25,7 @@ from .base import (
     TypeTable,
     Verdict,
     literal_line,
+    set_starts_with,
 )
 from .fences import (
     FENCE_STARTS,
@@ -106,6 +109,7 @@ class _FenceBlock(LineParser):
         return self._shown(closed=False)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class MarkdownFrontmatterSyntax(Syntax):
     """A fenced code block (CommonMark fence rules) that is a block when its
@@ -117,11 +121,8 @@ class MarkdownFrontmatterSyntax(Syntax):
     frontmatter (or the opening fence) and the closing fence.
     """
 
-    name: ClassVar[str] = "markdown_frontmatter"
-    shows_code_fences: ClassVar[bool] = True  # fences that are not blocks stay visible
-
     def __post_init__(self) -> None:
-        object.__setattr__(self, "starts_with", FENCE_STARTS)
+        set_starts_with(self, FENCE_STARTS)
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         if not complete:
@@ -140,3 +141,9 @@ class MarkdownFrontmatterSyntax(Syntax):
             "...\n```\nBlock types:"
         )
         return listing(intro, types, lambda block_type: block_type.marker)
+
+
+# Class attributes set after the class: mypyc would make a dataclass field of a
+# ClassVar written in the class body.
+MarkdownFrontmatterSyntax.name = "markdown_frontmatter"
+MarkdownFrontmatterSyntax.shows_code_fences = True  # fences that are not blocks stay visible

@@ -6,7 +6,9 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from ..core.errors import ErrorCode
 from ..core.registry import BlockType
@@ -21,6 +23,7 @@ from .base import (
     TypeTable,
     Verdict,
     literal_line,
+    set_starts_with,
 )
 
 _NAME_CHARS = r"[A-Za-z0-9_.\-]"
@@ -100,6 +103,7 @@ class _PreambleBlock(LineParser):
         return CONTENT if verdict is REJECT else verdict
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class DelimiterPreambleSyntax(LineSyntax):
     """A line ``!!<id>:<type>[:<param>...]``, content lines, a line ``!!end``.
@@ -116,7 +120,6 @@ class DelimiterPreambleSyntax(LineSyntax):
     ``DelimiterPreambleSyntax(delimiter="@@")`` reads ``@@id:type`` … ``@@end``.
     """
 
-    name: ClassVar[str] = "delimiter_preamble"
     end_marker: str = "!!end"
     delimiter: str = "!!"
 
@@ -130,7 +133,7 @@ class DelimiterPreambleSyntax(LineSyntax):
             object.__setattr__(self, "end_marker", delimiter + "end")
         # the scanner offers this syntax the lines starting with the delimiter's first
         # character (an instance attribute: the delimiter is configurable)
-        object.__setattr__(self, "starts_with", delimiter[0])
+        set_starts_with(self, delimiter[0])
 
     def open(self, line: str, complete: bool, types: TypeTable) -> LineParser | Verdict:
         opener, partial = _patterns(self.delimiter)
@@ -176,3 +179,8 @@ class DelimiterPreambleSyntax(LineSyntax):
             f"Example:\n{d}n1:{types[0].marker}\n...\n{self.end_marker}\nBlock types:"
         )
         return listing(intro, types, lambda block_type: block_type.marker)
+
+
+# Class attributes set after the class: mypyc would make a dataclass field of a
+# ClassVar written in the class body.
+DelimiterPreambleSyntax.name = "delimiter_preamble"

@@ -25,7 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from ..core.errors import ErrorCode, RegistryError
 from ..core.registry import BlockType, TypeTable
@@ -343,29 +344,26 @@ class _CodeSpan(InlineReader):
 _TICK_OR_NEWLINE = re.compile("[`\n]")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
 
-    Only registered tags are blocks; everything else that looks like markup stays
-    visible text. With ``unknown="block"`` (or ``"error"``) an unregistered tag is a
-    generic block too, except an HTML void element (``img``, ``br``, ``hr``, ``input``,
-    ``meta``, ``link``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content
-    of a block is the text between its tags (a ``str``, or the ``content`` model's
-    instance); its attributes (entities decoded, in the order
-    written) are ``BlockStart.attrs``/``Block.attrs`` and the metadata mapping, and an
-    ``id`` attribute is the block id.
+    Only registered tags are blocks; other markup stays visible text. With ``unknown="block"``
+    (or ``"error"``) an unregistered tag is a generic block too, except an HTML void element
+    (``img``, ``br``, ``input``…, :data:`HTML_VOID_ELEMENTS`), which never closes. The content
+    is the text between the tags (a ``str``, or the ``content`` model's instance); the
+    attributes (entities decoded, in order) are ``BlockStart.attrs``/``Block.attrs`` and
+    the metadata mapping; an ``id`` attribute is the block id.
 
     ``code_aware`` (default ``True``): tags in inline code spans (backtick runs) and in
     fenced code blocks the model shows are text. ``prefilled``: a registered tag that
     is already open when the stream starts (the prompt ended with ``<think>``), so the
     text up to its first closing tag is that block.
 
-    A processor uses one XML configuration: block types registered with unequal
-    ``XMLTagSyntax`` instances are rejected when the processor builds its plan.
+    A processor uses one XML configuration: unequal ``XMLTagSyntax`` instances are rejected.
     """
 
-    name: ClassVar[str] = "xml"
     code_aware: bool = True
     prefilled: str | None = None
 
@@ -387,6 +385,9 @@ class XMLTagSyntax(InlineSyntax):
         for block_type in types:
             lines.append(_entry(block_type))
         return "\n".join(lines)
+
+
+XMLTagSyntax.name = "xml"  # not in the body: mypyc makes a dataclass field of a ClassVar
 
 
 def _entry(block_type: BlockType) -> str:
