@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from .transcripts import READ_CONTENT, SESSION, _result, _system
+from .transcripts import _assistant as _main_assistant
 
 TASK_1 = "toolu_task_1"
 TASK_2 = "toolu_task_2"
@@ -37,16 +38,8 @@ def _line(kind: str, message: dict[str, Any], parent: str | None, **extra: Any) 
 def _assistant(
     msg_id: str, content: list[dict[str, Any]], parent: str | None, stop: str | None = None
 ) -> dict[str, Any]:
-    message = {
-        "id": msg_id,
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-sonnet-4-5",
-        "content": content,
-        "stop_reason": stop,
-        "usage": {"input_tokens": 10, "output_tokens": 5},
-    }
-    return _line("assistant", message, parent)
+    """The main transcript's assistant line, said by the sub-agent of ``parent``."""
+    return {**_main_assistant(msg_id, content, stop), "parent_tool_use_id": parent}
 
 
 def _prompt(text: str, parent: str) -> dict[str, Any]:
