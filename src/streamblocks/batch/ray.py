@@ -20,7 +20,9 @@ from .arrow import Runs, runs_of
 from .records import ReadOptions
 
 RUNS_PER_BATCH = 16
-"""Runs per ``map_batches`` call: small enough to spread a few large files over workers."""
+"""Runs per ``map_batches`` call on tables of runs: small enough to spread a few large
+runs over workers. Files of runs are read a read task's files at a time instead (see
+:func:`read_runs`)."""
 
 
 class Extract:
@@ -46,9 +48,13 @@ def read_runs(
     paths: str | Sequence[str], options: ReadOptions | None = None, **read_args: Any
 ) -> ray.data.Dataset:
     """The rows of files of runs, one run per file (``read_args`` go to
-    ``ray.data.read_binary_files``: a filesystem, ``override_num_blocks``…)."""
+    ``ray.data.read_binary_files``: a filesystem, ``override_num_blocks``…).
+
+    Each read task turns the files it read into rows itself (one batch per block, so
+    Ray fuses reading and extracting into one task): the files' bytes never go through
+    the object store, and ``override_num_blocks`` sets the files per task."""
     files = ray.data.read_binary_files(_paths(paths), include_paths=True, **read_args)
-    return files.map_batches(Extract(options), batch_format="pyarrow", batch_size=RUNS_PER_BATCH)
+    return files.map_batches(Extract(options), batch_format="pyarrow", batch_size=None)
 
 
 def read_parquet_runs(

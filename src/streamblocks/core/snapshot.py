@@ -83,8 +83,26 @@ def _describe(obj: Any) -> str:
     return repr(obj)
 
 
+class _Parts:
+    """A file the pickler writes to that keeps the pieces, joined once at the end: a
+    large held text is copied once into the snapshot, not into a growing buffer and
+    then again into the result."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: bytes) -> None:
+        self.parts = list(parts)
+
+    def write(self, data: bytes) -> int:
+        self.parts.append(data)
+        return len(data)
+
+    def joined(self) -> bytes:
+        return b"".join(self.parts)
+
+
 class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO, refs: dict[int, int]) -> None:
+    def __init__(self, file: _Parts, refs: dict[int, int]) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self._refs = refs
 
@@ -161,10 +179,10 @@ def dump_session(session: Session) -> bytes:
         getattr(session, "_policy", None),
     )
     refs = {id(obj): index for index, obj in enumerate(objects)}
-    body = io.BytesIO()
-    _Pickler(body, refs).dump(session)  # (its state: Session.__getstate__)
     head = pickle.dumps((_MAGIC, FORMAT, _version(), described), protocol=4)
-    return len(head).to_bytes(4, "big") + head + body.getvalue()
+    out = _Parts(len(head).to_bytes(4, "big"), head)
+    _Pickler(out, refs).dump(session)  # (its state: Session.__getstate__)
+    return out.joined()
 
 
 def load_session(config: Config, data: bytes) -> Any:
@@ -191,8 +209,10 @@ def load_session(config: Config, data: bytes) -> Any:
         raise SnapshotError(
             f"the processor is configured differently from the one that made the snapshot: {differ}"
         )
+    body = io.BytesIO(data)  # (shares the bytes: the body is not copied out first)
+    body.seek(4 + size)
     try:
-        session = _Unpickler(io.BytesIO(data[4 + size :]), objects).load()
+        session = _Unpickler(body, objects).load()
     except Exception as exc:
         raise SnapshotError(f"the snapshot could not be read: {exc!r}") from exc
     return session
