@@ -301,7 +301,7 @@ def _every_kind() -> list[Any]:
 
 @pytest.mark.parametrize("event", _every_kind(), ids=lambda e: str(e.type.value))
 def test_event_json_is_what_the_sdk_writes(event: Any) -> None:
-    # The SDK's EventEncoder body, byte for byte (what is not plain JSON goes to pydantic).
+    # The SDK's EventEncoder body, byte for byte (NaN, non-str keys, nested models).
     sdk = event.model_dump_json(by_alias=True)
     assert event_json(event) == sdk
     assert list(encode_sse([event])) == [f"data: {sdk}\n\n"]

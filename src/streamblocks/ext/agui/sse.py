@@ -1,4 +1,4 @@
-"""Server-sent events: AG-UI events encoded by the AG-UI SDK's own ``EventEncoder``.
+"""Server-sent events: AG-UI events encoded as the AG-UI SDK's ``EventEncoder`` does.
 
 :func:`sse_body` and :func:`asse_body` run a stream through a processor with an
 :class:`AGUIOutputAdapter` and yield the SSE response body, ready for Starlette's or
@@ -7,15 +7,16 @@ and :func:`aencode_sse` encode AG-UI events you already have.
 
 Each event is written as the SDK's ``EventEncoder`` writes it (``data: `` and the
 event's JSON by alias, optional fields without a value left out), but by
-:func:`event_json`: pydantic's serializer costs more per event than everything else a
-big run's event goes through, and the events the output adapter makes are flat.
+:func:`event_json`: the model's own serializer costs more per event than everything else a
+big run's event goes through.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
+
+from pydantic_core import to_json
 
 from .output import AGUIOutputAdapter
 
@@ -42,15 +43,13 @@ def _fields(cls: Any) -> tuple[tuple[str, str, bool], ...]:
     return found
 
 
-def _not_plain(value: Any) -> Any:
-    raise TypeError(type(value).__name__)
-
-
 def event_json(event: Any) -> str:
     """An AG-UI event's JSON as ``event.model_dump_json(by_alias=True)`` writes it (the
-    same keys in the same order, the same values), built from the event's fields with
-    :func:`json.dumps`. An event holding anything but plain JSON values (a nested model,
-    a non-finite float, extra fields) is handed to pydantic."""
+    same keys in the same order, the same values): the event's fields put in a dict and
+    handed to pydantic-core's ``to_json`` in one call, without the model's serializer.
+    An event with extra fields is handed to pydantic."""
+    if event.__pydantic_extra__:
+        return str(event.model_dump_json(by_alias=True))
     values = event.__dict__
     fields: dict[str, Any] = {}
     for name, key, omit in _fields(type(event)):
@@ -58,18 +57,7 @@ def event_json(event: Any) -> str:
         if value is None and omit:
             continue
         fields[key] = value
-    if not event.__pydantic_extra__:
-        try:
-            return json.dumps(
-                fields,
-                ensure_ascii=False,
-                separators=(",", ":"),
-                allow_nan=False,
-                default=_not_plain,
-            )
-        except (TypeError, ValueError):
-            pass
-    return str(event.model_dump_json(by_alias=True))
+    return to_json(fields, by_alias=True, inf_nan_mode="null").decode()
 
 
 def _encode(event: Any) -> str:
