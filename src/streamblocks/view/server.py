@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import gc
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -208,6 +209,9 @@ def serve(
     # The reader thread holds the GIL for up to the switch interval (5 ms) each time the
     # server's loop asks for it, and a page's first requests ask dozens of times.
     sys.setswitchinterval(0.0005)
+    # A run's models are millions of long-lived objects that the default thresholds
+    # walk again and again as they grow (a fifth of a large transcript's time).
+    gc.set_threshold(50_000, 50, 1000)
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )
