@@ -13,8 +13,10 @@ navigation start: the first row on screen (``sb-first-row``), every event applie
 (``sb-rendered``), and *scrollable to the end*: that, plus pressing End until the run's
 last row is drawn. Then a toolbar toggle (click to two animation frames later) and the
 page's memory after a garbage collection (the JS heap, Chrome's ``Performance.getMetrics``)
-with the number of DOM nodes. The server's own time to send the whole run (``/events``
-read without a browser) is measured once per input. ``--live-seconds`` feeds a live page
+with the number of DOM nodes. The server's own time to send the whole run
+(``/events?batch`` read without a browser), wall and CPU, is measured once per input:
+with the page's main-thread time, it splits a round's time between server and page.
+``--live-seconds`` feeds a live page
 1,000 events a second through a pipe (Anthropic stream events, one text delta each) and
 samples how far the drawn text is behind what was written. Prints medians of the rounds
 and the load average.
@@ -271,12 +273,23 @@ SCROLL = f"""async () => {{
 """A toggle and a scroll timed in the page, to the second animation frame after (drawn)."""
 
 
-def server_time(path: Path) -> float:
+def _cpu_seconds(pid: int) -> float:
+    """A process's CPU time so far (user + system), from ``/proc``."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_time(path: Path) -> tuple[float, float]:
+    """The wall time to read the whole of ``/events?batch`` (what the page reads) with no
+    browser, and the CPU time the server spent on the run (its CPU time at the end less
+    what it had spent when it printed its address: the imports)."""
     process, url = _serve(path)
     try:
+        at_start = _cpu_seconds(process.pid)
         started = time.perf_counter()
-        urllib.request.urlopen(url + "events").read()
-        return (time.perf_counter() - started) * 1000
+        urllib.request.urlopen(url + "events?batch").read()
+        wall = (time.perf_counter() - started) * 1000
+        return wall, (_cpu_seconds(process.pid) - at_start) * 1000
     finally:
         process.terminate()
         process.wait()
@@ -285,23 +298,31 @@ def server_time(path: Path) -> float:
 def one_round(browser: Any, path: Path) -> dict[str, float]:
     process, url = _serve(path)
     try:
+        at_start = _cpu_seconds(process.pid)
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         cdp = page.context.new_cdp_session(page)
         cdp.send("Performance.enable")
         page.goto(url)
         _until(page, "document.body.dataset.rendered")
+        server_cpu = _cpu_seconds(process.pid) - at_start
         marks = page.evaluate(
             "Object.fromEntries(performance.getEntriesByType('mark')"
             ".map(m => [m.name, m.startTime]))"
         )
         started = time.perf_counter()
         page.keyboard.press("End")
-        _until(
-            page,
-            f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
-            " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
-        )
-        to_end = (time.perf_counter() - started) * 1000
+        try:
+            _until(
+                page,
+                f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
+                " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
+                timeout=60,
+            )
+            to_end = (time.perf_counter() - started) * 1000
+        except TimeoutError:  # the last row never drawn: say how tall the list is
+            tall = page.evaluate(f"[{RUN}.list.offsets[{RUN}.list.shown.length], scrollY]")
+            print(f"  End did not reach the last row: list {tall[0]:.0f} px, at {tall[1]:.0f}")
+            to_end = float("nan")
         toggle = page.evaluate(TOGGLE)
         scroll = page.evaluate(SCROLL)
         cdp.send("HeapProfiler.enable")
@@ -322,6 +343,7 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         "JS heap (MB)": metrics["JSHeapUsedSize"] / 1e6,
         "DOM nodes": metrics["Nodes"],
         "main thread busy (ms)": metrics["TaskDuration"] * 1000,
+        "server CPU (ms)": server_cpu * 1000,
         "rows": rows,
     }
 
@@ -413,7 +435,7 @@ KINDS = {
 
 
 def _print(name: str, rounds: list[dict[str, float]]) -> None:
-    print(f"{name}, median of {len(rounds)}:", flush=True)
+    print(f"{name}, median of {len(rounds)} (load {os.getloadavg()[0]:.1f}):", flush=True)
     for key in rounds[0]:
         print(f"  {key:28} {statistics.median(r[key] for r in rounds):10.1f}", flush=True)
 
@@ -439,8 +461,10 @@ def main() -> None:
                 path.write_text(make(int(mb * 1_000_000)))
                 size = path.stat().st_size / 1e6
                 if not args.no_server_time:
+                    wall, cpu = server_time(path)
                     print(
-                        f"{title} {size:.1f} MB: server sends all in {server_time(path):.0f} ms",
+                        f"{title} {size:.1f} MB: server sends all in {wall:.0f} ms "
+                        f"({cpu:.0f} ms of CPU); load {os.getloadavg()[0]:.1f}",
                         flush=True,
                     )
                 rounds = [one_round(browser, path) for _ in range(args.rounds)]

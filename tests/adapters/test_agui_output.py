@@ -26,6 +26,7 @@ from streamblocks.ext.agui import (
     encode_sse,
     sse_body,
 )
+from streamblocks.ext.agui.sse import event_json
 
 from . import test_agui
 from . import transcripts as t
@@ -278,6 +279,32 @@ async def test_encode_helpers() -> None:
     assert [p async for p in aencode_sse(events, binary=True)] == [
         f"data: {events[0].model_dump_json(by_alias=True)}\n\n".encode()
     ]
+
+
+def _every_kind() -> list[Any]:
+    """AG-UI events of every shape the adapter makes or passes through (usage models,
+    raw provider events, AG-UI input with state deltas), and a few made by hand."""
+    made = [
+        *processor().process(chunks(TEXT)),
+        *processor().process(t.claude_partial_run()),
+        *processor().process(t.claude_error_run()),
+        *processor().process(test_agui.run_events()),
+    ]
+    return [
+        *made,
+        core.CustomEvent(name="x", value={"n": None, "nan": float("nan"), "t": (1, "é\u2028")}),
+        core.CustomEvent(name="x", value=None),
+        core.RawEvent(event={"control": "\x00\x1f\x7f", 1: [1.5, True]}),
+        core.TextMessageStartEvent(message_id="m", role="assistant", extra_field=1),
+    ]
+
+
+@pytest.mark.parametrize("event", _every_kind(), ids=lambda e: str(e.type.value))
+def test_event_json_is_what_the_sdk_writes(event: Any) -> None:
+    # The SDK's EventEncoder body, byte for byte (NaN, non-str keys, nested models).
+    sdk = event.model_dump_json(by_alias=True)
+    assert event_json(event) == sdk
+    assert list(encode_sse([event])) == [f"data: {sdk}\n\n"]
 
 
 # ---------------------------------------------------------------------- the JS client

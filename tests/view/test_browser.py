@@ -379,6 +379,44 @@ def test_a_large_transcript_keeps_only_the_rows_in_view_in_the_page(
     page.locator("sb-tool-call").first.wait_for()
 
 
+def test_a_run_taller_than_a_page_can_be_is_scrolled_through_to_its_end(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    # A browser lays out no element taller than ~33.5 million px (a 50 MB run of short
+    # rows is taller): the list is capped and scrolling is mapped onto the run. The cap
+    # is lowered here so that a small run passes it.
+    lines = [copy.deepcopy(line) for line in claude_tool_run()[1:-1] * 40]
+    lines[13 * 20 + 2]["message"]["content"][0]["name"] = "MiddleTool"  # a Read call
+    page = pages().open(serve(fixtures.write(tmp_path, "tall.jsonl", jsonl(lines))).url)
+    page.evaluate("document.querySelector('sb-run').list.tallest = 20000; scrollBy(0, 1)")
+    _until(page, "document.querySelector('sb-run').list.stretch > 1.5")
+    run_px = _model(page, "run.list.offsets[run.list.shown.length]")
+    assert run_px > 40_000
+    assert page.evaluate("document.querySelector('.sb-list').offsetHeight") == 20_000
+
+    page.keyboard.press("End")  # the end of the run, not of the capped list
+    _until(
+        page,
+        "document.querySelector('sb-run').list.drawn.at(-1)"
+        " === document.querySelector('sb-run').list.shown.at(-1)",
+    )
+    page.wait_for_timeout(200)
+    assert page.get_by_text("Done: the bug is fixed").last.is_visible()
+
+    search = page.locator("sb-search input")  # a jump lands on its row
+    search.fill("middletool")
+    search.press("Enter")
+    page.locator("sb-tool-call.sb-target").wait_for()
+    page.wait_for_timeout(200)
+    assert _in_window(page, "sb-tool-call.sb-target")
+
+    page.evaluate("scrollTo(0, 0)")  # and the start is the start
+    _until(page, "scrollY === 0")
+    page.wait_for_timeout(200)
+    assert _model(page, "run.list.drawn[0] === run.list.shown[0]")
+    assert _in_window(page, ".sb-row")
+
+
 def test_search_finds_rows_that_are_not_drawn_and_jumps_to_them(
     pages: Any, serve: Any, tmp_path: Path
 ) -> None:

@@ -3,6 +3,7 @@ live input from a pipe, and the command's errors."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -121,6 +122,23 @@ def test_every_message_has_an_id_and_a_reconnect_resumes_after_it(
     assert sse_messages(rest) == messages[5:]
     status, _, _ = get(served.url + "events", {"Last-Event-ID": str(len(messages))})
     assert status == 204  # all sent: a browser's EventSource stops reconnecting
+
+
+def test_the_page_s_batched_stream_is_the_same_events_and_resumes(
+    serve: Any, tmp_path: Path
+) -> None:
+    served = serve(fixtures.claude_file(tmp_path))
+    single = [event for _, event in sse_messages(get(served.url + "events")[2])]
+    _, _, body = get(served.url + "events?batch")
+    batches = sse_messages(body)  # (events sent so far, [events])
+    assert [event for _, batch in batches for event in batch] == single
+    assert [number for number, _ in batches] == list(
+        itertools.accumulate(len(batch) for _, batch in batches)
+    )
+    _, _, rest = get(served.url + "events?batch", {"Last-Event-ID": "5"})
+    assert [event for _, batch in sse_messages(rest) for event in batch] == single[5:]
+    status, _, _ = get(served.url + "events?batch", {"Last-Event-ID": str(len(single))})
+    assert status == 204
 
 
 def test_a_malformed_line_is_a_warning_and_the_rest_is_shown(serve: Any, tmp_path: Path) -> None:

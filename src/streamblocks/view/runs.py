@@ -2,10 +2,11 @@
 
 A reader thread feeds the input through the processor; each of our events goes to a
 :class:`~streamblocks.content.MessageAccumulator` (for *Export*) and to the project's
-:class:`~streamblocks.ext.agui.AGUIOutputAdapter`, whose events are encoded by
-:func:`~streamblocks.ext.agui.encode_sse` (the AG-UI SDK's ``EventEncoder``) and appended
-to :attr:`Run.messages`. Every page that connects gets the messages from the start and
-then the new ones as they come, so reloading the page loses nothing.
+:class:`~streamblocks.ext.agui.AGUIOutputAdapter`, whose events are encoded once, as
+JSON (:func:`~streamblocks.ext.agui.sse.event_json`, what the AG-UI SDK's encoder
+writes), and appended to :attr:`Run.events` in batches (whatever one read of the input
+made). Every page that connects gets the events from the start and then the new ones
+as they come, so reloading the page loses nothing.
 
 What the AG-UI events do not carry is added as ``CUSTOM`` events named
 ``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
@@ -41,20 +42,23 @@ from .. import (
     StreamStarted,
 )
 from ..content import Message, MessageAccumulator
-from ..ext.agui import AGUIOutputAdapter, encode_sse
+from ..ext.agui import AGUIOutputAdapter
 from ..ext.agui.payloads import jsonable
+from ..ext.agui.sse import event_json
 from .message import finished, message_events
 from .source import BadInput, Document
 
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
+_PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing them
 
 
 class Run:
-    """The encoded SSE messages of one run, shared by every page that watches it."""
+    """The encoded events of one run (each AG-UI event's JSON), shared by every page
+    that watches it."""
 
     def __init__(self) -> None:
-        self.messages: list[str] = []
+        self.events: list[str] = []
         self.done = False
         self.stopping = False
         self.accumulator = MessageAccumulator()
@@ -65,8 +69,8 @@ class Run:
 
     # -- the reader thread's side ------------------------------------------------------
 
-    def extend(self, messages: Iterable[str]) -> None:
-        self.messages.extend(messages)
+    def extend(self, events: Iterable[str]) -> None:
+        self.events.extend(events)
         self._wake()
 
     def finish(self) -> None:
@@ -82,7 +86,7 @@ class Run:
         self._wake()
 
     def stopped(self, reason: str) -> None:
-        self.extend(encode_sse([_viewer_event("stopped", {"reason": reason})]))
+        self.extend([event_json(_viewer_event("stopped", {"reason": reason}))])
 
     def _wake(self) -> None:
         with self._lock:
@@ -106,21 +110,38 @@ class Run:
             self._changed.set()
             self._changed = asyncio.Event()
 
-    async def follow(self, start: int = 0, batch: int = 5000, pause: float = 0.03) -> Any:
-        """The SSE body from message ``start`` on: each message with its ``id`` (its
-        index + 1, so a reconnecting page resumes with ``Last-Event-ID``), joined into
-        chunks of what has accumulated, at most one per ``pause`` seconds: a run read
-        fast reaches the page in a few hundred large writes rather than one per event,
-        and a live run is at most ``pause`` late. Ends when the run has ended and
+    async def follow(
+        self,
+        start: int = 0,
+        *,
+        batched: bool = False,
+        batch: int = 5000,
+        first: int = 200,
+        pause: float = 0.03,
+    ) -> Any:
+        """The SSE body from event ``start`` on, in chunks of what has accumulated, at
+        most one per ``pause`` seconds: a run read fast reaches the page in a few
+        hundred large writes rather than one per event, and a live run is at most
+        ``pause`` late. Each message has an ``id``, the number of events sent up to and
+        with it, so a reconnecting page resumes with ``Last-Event-ID``. A message is one
+        AG-UI event, or with ``batched`` a JSON array of all the events of the chunk:
+        one message for the browser to dispatch and one ``JSON.parse`` instead of
+        thousands. The first chunk is at most ``first`` events (a screenful), so the
+        page draws it before it reads the backlog. Ends when the run has ended and
         everything was sent."""
         index = start
+        events = self.events
         while True:
-            available = len(self.messages)
+            available = len(events)
             if index < available:
-                stop = min(available, index + batch)
-                yield "".join(
-                    f"id: {number + 1}\n{self.messages[number]}" for number in range(index, stop)
-                )
+                stop = min(available, index + (first if index == start else batch))
+                if batched:
+                    yield f"id: {stop}\ndata: [{','.join(events[index:stop])}]\n\n"
+                else:
+                    yield "".join(
+                        f"id: {number + 1}\ndata: {events[number]}\n\n"
+                        for number in range(index, stop)
+                    )
                 index = stop
                 if not (self.done or self.stopping):
                     await asyncio.sleep(pause)
@@ -160,6 +181,7 @@ class _Converter:
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
+        self.pending: list[str] = []  # encoded, not yet published
 
     def _nesting(self, event: Any) -> Any:
         """A ``parent`` event before the events that make a sub-agent block's row: its
@@ -220,12 +242,24 @@ class _Converter:
         return out
 
     def publish(self, agui: list[Any]) -> None:
-        if agui:
-            self.run.extend(encode_sse(agui))
+        """Encode ``agui`` now; hand it to the pages with what is held back when
+        :data:`_PUBLISH_EVERY` events are, or at the next :meth:`flush`."""
+        pending = self.pending
+        for event in agui:
+            pending.append(event_json(event))
+        if len(pending) >= _PUBLISH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Publish what is held back (before the reader waits for more input)."""
+        if self.pending:
+            self.run.extend(self.pending)
+            self.pending = []
 
     def warn(self, message: str) -> None:
         """A warning row on the page, and the same line on stderr."""
         self.publish([_viewer_event("warning", {"message": message})])
+        self.flush()
         if self.on_warning is not None:
             self.on_warning(message)
 
@@ -240,9 +274,14 @@ def _events(
         return
 
     def inputs() -> Iterator[Any]:
+        # What was made so far is published before each read, which may wait (a pipe).
         if first is not None:
             yield from _input(first, converter)
-        for item in items:
+        while True:
+            converter.flush()
+            item = next(items, None)
+            if item is None:
+                return
             yield from _input(item, converter)
 
     yield from processor.process(inputs())
@@ -305,6 +344,7 @@ def produce(
         if on_error is not None:
             on_error(exc)
     finally:
+        converter.flush()
         run.finish()
 
 

@@ -1,7 +1,8 @@
 """The viewer's web server: the page's static files, the run as SSE, the export.
 
 Starlette routes on uvicorn (the ``[view]`` extra). ``/events`` is the run as AG-UI
-events over server-sent events (see :mod:`streamblocks.view.runs`), ``/export.json``
+events over server-sent events (see :mod:`streamblocks.view.runs`; ``/events?batch``,
+what the page reads, sends them as JSON arrays of many events), ``/export.json``
 the run so far as a content-model ``Message``, ``/info.json`` what is being shown.
 Every response carries a Content-Security-Policy that allows only the page's own
 script and style files (no inline script, no other origin) and requires Trusted Types,
@@ -14,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import gc
 import socket
+import sys
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
@@ -23,9 +26,8 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..ext.agui import SSE_MEDIA_TYPE
@@ -66,6 +68,23 @@ def static_dir() -> Path:
     return Path(str(resources.files("streamblocks.view").joinpath("static")))
 
 
+_MEDIA_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
+
+
+def _page_files(static: Path) -> dict[str, tuple[bytes, str]]:
+    """The page's files read once (about 200 KB), with their media types: answered from
+    memory, a page's dozen requests do not wait for file threads behind the reader."""
+    return {
+        path.relative_to(static).as_posix(): (path.read_bytes(), _MEDIA_TYPES[path.suffix])
+        for path in static.rglob("*")
+        if path.suffix in _MEDIA_TYPES
+    }
+
+
 class _SecurityHeaders:
     """Adds :data:`SECURITY_HEADERS` to every response."""
 
@@ -95,10 +114,17 @@ def create_app(
 ) -> Starlette:
     """The viewer's ASGI app for ``run``. ``on_startup`` runs once the event loop is up
     (the place to start reading the input)."""
-    static = static_dir()
+    files = _page_files(static_dir())
 
     async def index(request: Request) -> Response:
-        return FileResponse(static / "index.html", headers={"cache-control": "no-store"})
+        body, media_type = files["index.html"]
+        return Response(body, media_type=media_type, headers={"cache-control": "no-store"})
+
+    async def static(request: Request) -> Response:
+        found = files.get(request.path_params["path"])
+        if found is None:
+            return Response("not found", status_code=404, media_type="text/plain")
+        return Response(found[0], media_type=found[1], headers={"cache-control": "no-cache"})
 
     async def info(request: Request) -> Response:
         return JSONResponse({"title": title, "live": live})
@@ -106,10 +132,10 @@ def create_app(
     async def events(request: Request) -> Response:
         last = request.headers.get("last-event-id", "")
         start = int(last) if last.isdigit() else 0
-        if run.done and start >= len(run.messages):
+        if run.done and start >= len(run.events):
             return Response(status_code=204)  # all sent: the page's EventSource stops
         return StreamingResponse(
-            run.follow(start),
+            run.follow(start, batched="batch" in request.query_params),
             media_type=SSE_MEDIA_TYPE,
             headers={"cache-control": "no-store", "x-accel-buffering": "no"},
         )
@@ -135,7 +161,7 @@ def create_app(
             Route("/info.json", info),
             Route("/events", events),
             Route("/export.json", export),
-            Mount("/static", StaticFiles(directory=static), name="static"),
+            Route("/static/{path:path}", static),
         ],
         middleware=[
             Middleware(_SecurityHeaders),
@@ -180,6 +206,12 @@ def serve(
     pages' open streams, so the graceful shutdown has nothing to wait for."""
     import uvicorn
 
+    # The reader thread holds the GIL for up to the switch interval (5 ms) each time the
+    # server's loop asks for it, and a page's first requests ask dozens of times.
+    sys.setswitchinterval(0.0005)
+    # A run's models are millions of long-lived objects that the default thresholds
+    # walk again and again as they grow (a fifth of a large transcript's time).
+    gc.set_threshold(50_000, 50, 1000)
     config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on", access_log=False
     )

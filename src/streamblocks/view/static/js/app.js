@@ -1,5 +1,7 @@
-// <sb-run>: reads the run from /events (AG-UI events over server-sent events) and folds
-// them into rows. Events are queued as they arrive and applied once per animation frame;
+// <sb-run>: reads the run from /events?batch (AG-UI events over server-sent events, each
+// message a JSON array of the events the server had ready: one message and one parse per
+// thousands of events) and folds them into rows. Events are queued as they arrive and
+// applied once per animation frame;
 // applying an event changes a row's model only (list.js), and the frame then draws the
 // few rows near the viewport. So a 50 MB run costs the page its models, not its elements.
 //
@@ -19,12 +21,20 @@ const QUIET_TYPES = new Set([
 ]);
 const AFTER_TOOLS = new Set(["result", "command", "file", "code", "todo"]); // what tool results show
 
+// A server message that was not a JSON array of events: shown as a warning row in turn.
+class NotEvents {
+  constructor(data) {
+    this.data = String(data);
+  }
+}
+
 class Run extends HTMLElement {
   connectedCallback() {
     this.footer = document.querySelector("sb-footer");
     this.heading = document.querySelector("sb-title");
-    this.queue = [];
-    this.head = 0;
+    this.queue = []; // messages not parsed yet
+    this.events = []; // the parsed message being applied
+    this.head = 0; // the next of its events
     this.scheduled = false;
     this.rows = new Map(); // AG-UI message / tool call / block id -> Item
     this.toolNames = new Map();
@@ -57,7 +67,7 @@ class Run extends HTMLElement {
         this.state(this.dataset.state);
       })
       .catch(() => {});
-    this.source = new EventSource("/events");
+    this.source = new EventSource("/events?batch");
     this.source.onopen = () => {
       if (this.dataset.state === "connecting") this.state("waiting");
     };
@@ -75,8 +85,10 @@ class Run extends HTMLElement {
     this.footer?.update(this);
   }
 
+  // Messages are kept as they came (a string each) and parsed when their turn comes
+  // in a frame, so the first frame is not held up by parsing the whole backlog.
   enqueue(data) {
-    if (this.started === null && !this.queue.length) performance.mark("sb-first-event");
+    if (!performance.getEntriesByName("sb-first-event").length) performance.mark("sb-first-event");
     this.queue.push(data);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -84,23 +96,37 @@ class Run extends HTMLElement {
     }
   }
 
+  // The next event to apply (parsing the next message when the current one is used up).
+  next() {
+    while (this.head === this.events.length) {
+      if (!this.queue.length) return undefined;
+      const data = this.queue.shift();
+      let events;
+      try {
+        events = JSON.parse(data);
+      } catch {
+        events = null;
+      }
+      this.events = Array.isArray(events) ? events : [new NotEvents(data)];
+      this.head = 0;
+    }
+    this.head += 1;
+    return this.events[this.head - 1];
+  }
+
   flush() {
     this.scheduled = false;
-    const queue = this.queue;
     const deadline = performance.now() + FRAME_BUDGET_MS;
-    while (this.head < queue.length) {
-      this.handle(queue[this.head]);
-      this.head += 1;
-      if ((this.head & 255) === 0 && performance.now() > deadline) break;
-    }
-    if (this.head === queue.length) {
-      this.queue = [];
-      this.head = 0;
+    let applied = 0;
+    for (let event = this.next(); event !== undefined; event = this.next()) {
+      this.handle(event);
+      applied += 1;
+      if ((applied & 255) === 0 && performance.now() > deadline) break;
     }
     this.list.paint();
     this.outline.update();
     this.footer?.update(this);
-    if (this.queue.length) {
+    if (this.queue.length || this.head < this.events.length) {
       this.scheduled = true;
       requestAnimationFrame(() => this.flush());
     } else if (this.finished && !document.body.dataset.rendered) {
@@ -132,12 +158,10 @@ class Run extends HTMLElement {
     this.outline.failed(item, message);
   }
 
-  handle(data) {
-    let event;
-    try {
-      event = JSON.parse(data);
-    } catch {
-      this.warn(`an event that is not JSON was skipped: ${data.slice(0, 80)}`);
+  handle(event) {
+    if (event instanceof NotEvents || event === null || typeof event !== "object") {
+      const data = event instanceof NotEvents ? event.data : JSON.stringify(event);
+      this.warn(`a message that is not a JSON array of events was skipped: ${data.slice(0, 80)}`);
       return;
     }
     this.count += 1;

@@ -17,6 +17,11 @@ const KIND_OF = {
 const ESTIMATE = { text: 90, thinking: 36, tool: 46, result: 44, command: 90, file: 46, code: 220, todo: 110, block: 110, warning: 46, raw: 28 };
 const GAP = 10; // the margin below each row (viewer.css: .sb-row)
 const OVERSCAN = 900; // pixels drawn above and below the window
+// The list's height is at most this: a browser lays out no element taller than about
+// 33.5 million pixels (Chrome), which a 50 MB run of short rows passes. A taller run is
+// drawn on a list scaled down to this height: the scroll position is mapped onto the run,
+// and the rows near it are drawn at their own size.
+const TALLEST = 16_000_000;
 export const FILTER_OF = { todo: "block" }; // a plan is hidden with the custom blocks
 
 // Strings of a value, for search: text and scalar values, not the keys of objects.
@@ -83,6 +88,8 @@ export class VirtualList {
     this.top = []; // the rows not nested in a sub-agent
     this.shown = []; // the rows listed now, in order
     this.offsets = new Float64Array(1024); // offsets[i]: the top of shown[i]
+    this.tallest = TALLEST;
+    this.stretch = 1; // run pixels per list pixel scrolled (1 unless the run is too tall)
     this.from = 0; // offsets are valid up to shown[from]
     this.restructure = false; // shown must be listed again
     this.drawn = [];
@@ -206,8 +213,21 @@ export class VirtualList {
     const offsets = this.offsets;
     for (let i = this.from; i < n; i += 1) offsets[i + 1] = offsets[i] + this.height(shown[i]);
     this.from = n;
-    const total = `${offsets[n]}px`;
+    const run = offsets[n];
+    const tall = run > this.tallest ? this.tallest : run;
+    const view = window.innerHeight;
+    this.stretch = tall < run && tall > view ? (run - view) / (tall - view) : 1;
+    const total = `${tall}px`;
     if (this.list.style.height !== total) this.list.style.height = total;
+  }
+
+  // Run pixels from list pixels (how far the window's top is into the list), and back.
+  toRun(y) {
+    return y > 0 ? y * this.stretch : y;
+  }
+
+  toList(y) {
+    return y > 0 ? y / this.stretch : y;
   }
 
   // The index of the first row whose bottom is below `y` (list coordinates).
@@ -264,7 +284,8 @@ export class VirtualList {
   // (the range must be computed again).
   draw(stick = false) {
     const base = this.base();
-    const top = window.scrollY - base;
+    const scrolled = window.scrollY - base;
+    const top = this.toRun(scrolled);
     const n = this.shown.length;
     const first = Math.min(this.index(top - OVERSCAN), n);
     let last = first;
@@ -291,7 +312,7 @@ export class VirtualList {
     }
     if (!same) this.slab.replaceChildren(...want.map((item) => item.el));
     this.drawn = want;
-    const shift = `translateY(${n ? this.offsets[first] : 0}px)`;
+    const shift = `translateY(${n ? scrolled - top + this.offsets[first] : 0}px)`;
     if (this.slab.style.transform !== shift) this.slab.style.transform = shift;
     // measure; keep the first row in the window where it is
     let anchor = -1;
@@ -315,7 +336,7 @@ export class VirtualList {
     this.from = Math.min(this.from, changed);
     this.layout();
     if (anchor >= 0 && !stick && window.scrollY > 0 && changed < anchor) {
-      window.scrollBy(0, this.offsets[anchor] - before);
+      window.scrollBy(0, (this.offsets[anchor] - before) / this.stretch);
     }
     return true;
   }
@@ -338,6 +359,6 @@ export class VirtualList {
   scrollToItem(item) {
     if (this.shown[item.at] !== item) return;
     const header = document.querySelector(".sb-header")?.offsetHeight ?? 0;
-    window.scrollTo(0, this.base() + this.offsets[item.at] - header - 12);
+    window.scrollTo(0, this.base() + this.toList(this.offsets[item.at] - header - 12));
   }
 }

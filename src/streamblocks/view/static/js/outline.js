@@ -129,7 +129,7 @@ export class Outline {
   here() {
     const list = this.run.list;
     const header = document.querySelector(".sb-header")?.offsetHeight ?? 0;
-    const item = list.shown[list.index(window.scrollY - list.base() + header + 16)];
+    const item = list.shown[list.index(list.toRun(window.scrollY - list.base()) + header + 16)];
     return item ? item.seq : -1;
   }
 
