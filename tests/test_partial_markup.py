@@ -157,13 +157,29 @@ def k3(arguments: dict[str, Any]) -> str:
     return f"Hi <|open|>tools<|sep|>{call}<|close|>tools<|sep|> bye"
 
 
+def gemma_value(value: Any) -> str:
+    if isinstance(value, str):
+        return f'<|"|>{value}<|"|>'
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{gemma_value(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(map(gemma_value, value)) + "]"
+    return json.dumps(value)
+
+
+def gemma(arguments: dict[str, Any]) -> str:
+    return f"Hi <|tool_call>call:f{gemma_value(arguments)}<tool_call|> bye"
+
+
 TAGGED = {"qwen3-coder": ("qwen3", coder), "glm": ("glm", glm), "dsml": ("deepseek", dsml)}
 TAGGED["kimi-k3"] = ("kimi", k3)
+TAGGED["gemma4"] = ("gemma4", gemma)
 CLOSERS = {  # what a value may not hold in each format (it would end the value)
     "qwen3-coder": ("</parameter>", "<parameter="),
     "glm": ("</arg_value>",),
     "dsml": ("</｜DSML｜parameter>",),
     "kimi-k3": ("<|close|>argument<|sep|>",),
+    "gemma4": ('<|"|>',),
 }
 KIND = {str: "string", bool: "boolean", int: "integer", float: "number", dict: "object"}
 KIND.update({list: "array", type(None): "null"})
@@ -180,7 +196,16 @@ def tools_for(arguments: dict[str, Any]) -> list[dict[str, Any]]:
 def tagged_arguments(fmt: str) -> st.SearchStrategy[dict[str, Any]]:
     keys = st.text("abcuxyz_", min_size=1, max_size=5)
     strings = STRINGS.filter(lambda s: not any(c in s for c in CLOSERS[fmt]))
-    values = st.one_of(VALUES.filter(lambda v: not isinstance(v, str)), strings)
+    nested = VALUES
+    if fmt == "gemma4":  # its notation: keys are bare words, strings between delimiters
+        nested = st.recursive(
+            st.one_of(st.none(), st.booleans(), st.integers(), st.floats(-1e9, 1e9), strings),
+            lambda inner: st.one_of(
+                st.lists(inner, max_size=3), st.dictionaries(keys, inner, max_size=3)
+            ),
+            max_leaves=8,
+        )
+    values = st.one_of(nested.filter(lambda v: not isinstance(v, str)), strings)
     return st.dictionaries(keys, values, max_size=4).filter(
         lambda d: all(isinstance(v, str) for k, v in d.items() if k.startswith("u"))
     )

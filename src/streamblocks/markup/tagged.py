@@ -82,6 +82,7 @@ class Tagging:
     end: End
     value: ValueOf = schema_typed
     string: IsString = by_schema
+    held_end: Callable[[], End] | None = None
     tails: tuple[str, ...] = ()
     unescape: bool = False
     newlines: bool = False
@@ -102,7 +103,7 @@ class TaggedStream(Streamed):
 
     __slots__ = (
         *("_buf", "_fresh", "_key", "_keys", "_problem", "_scanned", "_schemas", "_sent"),
-        *("_spec", "_state", "_stated", "_tool"),
+        *("_end", "_spec", "_state", "_stated", "_tool"),
     )
 
     def __init__(self, spec: Tagging, schemas: ToolSchemas) -> None:
@@ -114,6 +115,7 @@ class TaggedStream(Streamed):
         self._keys: set[str] = set()
         self._key = ""
         self._stated: str | None = None
+        self._end = spec.end
         self._fresh = False  # a string value whose first character is not read yet
         self._scanned = 0  # how far into ``_buf`` a held value's end was looked for
         self._sent: list[str] = []
@@ -166,11 +168,14 @@ class TaggedStream(Streamed):
             self._stated = found.group(2) if found.re.groups > 1 else None
             self._buf, self._scanned = buf[found.end() :], 0
             assert self._tool is not None
+            self._end = spec.end
             if spec.string(self._schemas, self._tool, key, self._stated):
                 self._state, self._fresh = _STRING, True
                 out.append('"')
             else:
                 self._state = _HOLD
+                if spec.held_end is not None:
+                    self._end = spec.held_end()
             return True
         if self._state == _STRING and self._fresh:
             if not buf:
@@ -178,7 +183,7 @@ class TaggedStream(Streamed):
             self._fresh = False
             if spec.newlines and buf.startswith("\n"):
                 self._buf = buf = buf[1:]
-        safe, start, end = spec.end(buf, self._scanned)
+        safe, start, end = self._end(buf, self._scanned)
         if start < 0:
             if self._state == _STRING:
                 safe = _unsure(spec, buf, safe)
@@ -198,7 +203,11 @@ class TaggedStream(Streamed):
             out.append(_escaped(value) + '"')
         else:
             assert self._tool is not None
-            typed = spec.value(self._schemas, self._tool, self._key, self._stated, value)
+            try:
+                typed = spec.value(self._schemas, self._tool, self._key, self._stated, value)
+            except ValueError:  # the call's parse says why
+                self._stop("")
+                return False
             out.append(json.dumps(typed, ensure_ascii=False))
         self._buf, self._state = buf[end:], _OUT
         return True
