@@ -282,3 +282,28 @@ def test_a_key_written_twice_is_a_broken_call() -> None:
     events = list(StreamBlockProcessor(BlockRegistry(), markup="glm").process([text]))
     errors = [e for e in events if type(e).__name__ == "BlockError"]
     assert len(errors) == 1 and "'a' is written twice" in str(errors[0])
+
+
+def python_of(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {python_of(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(python_of, value)) + "]"
+    return repr(value)
+
+
+@pytest.mark.parametrize("opener", ["", "<|python_start|>"])
+@settings(max_examples=30, deadline=None)
+@given(
+    arguments=st.dictionaries(st.text("abxyz_", max_size=4).map("k".__add__), VALUES, max_size=4),
+    seed=st.integers(0, 1000),
+)
+def test_pythonic_calls_send_each_argument_as_it_ends(
+    opener: str, arguments: dict[str, Any], seed: int
+) -> None:
+    items = ", ".join(f"{k}={python_of(v)}" for k, v in arguments.items())
+    text = f"{opener}[f({items}), g(x=1)]" + ("<|python_end|>" if opener else "")
+    answers = set()
+    for chunks in splits(text, seed):
+        answers.add(check_streamed(streamed("llama", text, chunks, None), arguments, exact=True))
+    assert len(answers) == 1

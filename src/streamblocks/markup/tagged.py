@@ -83,6 +83,7 @@ class Tagging:
     value: ValueOf = schema_typed
     string: IsString = by_schema
     held_end: Callable[[], End] | None = None
+    until: str = ""
     tails: tuple[str, ...] = ()
     unescape: bool = False
     newlines: bool = False
@@ -153,6 +154,10 @@ class TaggedStream(Streamed):
         spec, buf = self._spec, self._buf
         if self._state == _OUT:
             found = spec.item.search(buf)
+            last = buf.find(spec.until) if spec.until else -1
+            if last >= 0 and (found is None or last < found.start()):  # the call's end
+                self._stop("")
+                return False
             if found is None:
                 if len(buf) > _LIMIT:
                     self._stop("")
