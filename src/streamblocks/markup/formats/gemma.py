@@ -148,8 +148,9 @@ class _ValueEnd:
                 self.depth -= 1
 
 
+_ITEM = re.compile(r'[{,]([^:{}\[\],<]*):\s*(?:(<\|"\|>)|(?=[^\s<]))')
 _TAGGING = Tagging(
-    item=re.compile(r'[{,]\s*([^:{}\[\],<]*?)\s*:\s*(?:(<\|"\|>)|(?=[^\s<]))'),
+    item=_ITEM,
     end=closed_by(_QUOTE),
     value=_value,
     string=lambda schemas, tool, key, stated: stated is not None,

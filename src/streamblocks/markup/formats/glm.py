@@ -38,7 +38,7 @@ def _call(body: str, schemas: ToolSchemas) -> list[Call]:
 
 _VALUE = re.compile(r"\s*<arg_value>")
 
-_ITEM = re.compile(r"<arg_key>(.*?)</arg_key>\s*<arg_value>", re.DOTALL)
+_ITEM = re.compile(r"<arg_key>([^<]*(?:<(?!/arg_key>)[^<]*)*)</arg_key>\s*<arg_value>")
 
 TOOL_CALL = CallFormat(
     "<tool_call>",

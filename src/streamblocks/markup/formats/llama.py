@@ -100,8 +100,9 @@ class _ValueEnd:
                 self.depth, i = self.depth - (mark != ","), found.end()
 
 
+_KEYWORD = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*=\s*(?=\S)")
 _PYTHONIC_ARGUMENTS = Tagging(
-    item=re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*=\s*(?=\S)"),
+    item=_KEYWORD,
     end=closed_by(")"),
     value=_value,
     string=lambda schemas, tool, key, stated: False,
