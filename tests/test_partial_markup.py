@@ -307,3 +307,23 @@ def test_pythonic_calls_send_each_argument_as_it_ends(
     for chunks in splits(text, seed):
         answers.add(check_streamed(streamed("llama", text, chunks, None), arguments, exact=True))
     assert len(answers) == 1
+
+
+@pytest.mark.parametrize("fmt", [*TAGGED, "pythonic"])
+def test_agui_sends_tagged_arguments_as_they_arrive(fmt: str) -> None:
+    from streamblocks.ext.agui import AGUIOutputAdapter
+
+    arguments = {"path": "notes/a.md", "content": "line one\nline two " * 4}
+    if fmt == "pythonic":
+        family, text = "llama", f"[f(path='notes/a.md', content={arguments['content']!r})]"
+    else:
+        family, write = TAGGED[fmt]
+        text = write(arguments)
+    events = streamed(family, text, [text[i : i + 4] for i in range(0, len(text), 4)], None)
+    out = AGUIOutputAdapter()
+    sent = [e for event in events for e in out.to_protocol_event(event)]
+    names = [type(e).__name__ for e in sent]
+    end = names.index("ToolCallEndEvent")
+    args = [e.delta for e in sent[:end] if type(e).__name__ == "ToolCallArgsEvent"]
+    assert len(args) > (2 if fmt != "pythonic" else 1)
+    assert json.loads("".join(args)) == arguments

@@ -87,10 +87,14 @@ class Tagging:
     tails: tuple[str, ...] = ()
     unescape: bool = False
     newlines: bool = False
+    marks: str = "<"
     held: Literals = field(init=False, repr=False, compare=False)
+    quiet: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "held", Literals(self.tails))
+        marks = self.marks + "".join(t[0] for t in self.tails) + ("\n" if self.newlines else "")
+        object.__setattr__(self, "quiet", re.compile(f"[^{re.escape(marks)}]*\\Z"))
 
     def key(self, text: str) -> str:
         return html.unescape(text) if self.unescape else text.strip()
@@ -126,8 +130,14 @@ class TaggedStream(Streamed):
         self._tool = html.unescape(tool.strip()) if self._spec.unescape else tool.strip()
 
     def feed(self, text: str) -> str:
-        if self._state == _STOP:
+        state = self._state
+        if state == _STOP:
             return ""
+        fast = state == _STRING and not self._buf and not self._fresh
+        if fast and self._spec.quiet.match(text):  # (the common case: nothing to look at)
+            piece = _escaped(text)
+            self._sent.append(piece)
+            return piece
         self._buf += text
         if self._tool is None:
             return ""
