@@ -21,9 +21,19 @@ _HEAD_LIMIT = 2048
 _STRING_STOP = re.compile(r'["\\]')
 _OBJECT_STOP = re.compile(r'["{}\[\]]')
 _HIGH = re.compile(r"\\u[dD][89abAB]")
-_ESCAPE_HOLD = 12
-"""A string's escapes that start this close to the end wait for the next piece (a
-``\\uD83D\\uDE00`` pair is twelve characters)."""
+
+
+def _whole(raw: str, last: int, before: int) -> int:
+    """How much of an unclosed string's text decodes alone: up to an unfinished last
+    escape (``last``: where it starts, ``-1``: none), or a high surrogate whose pair may
+    follow (``\\uD83D`` waits for ``\\uDE00``)."""
+    n = len(raw)
+    if last < 0:
+        return n
+    size = 6 if raw.startswith("\\u", last) else 2
+    if last + size > n:  # unfinished: it waits, and a high surrogate just before it
+        return before if before >= 0 and before + 6 == last and _HIGH.match(raw, before) else last
+    return last if last + 6 == n and _HIGH.match(raw, last) else n
 
 
 class Streamed:
@@ -102,7 +112,7 @@ class ArgumentStream(Streamed):
     def _decode(self, text: str) -> str:
         """The arguments string's text decoded as far as it is whole."""
         raw = (self._quoted or "") + text
-        i, n, end, escapes, last = 0, len(raw), -1, -1, -1
+        i, end, last, before = 0, -1, -1, -1
         while True:
             found = _STRING_STOP.search(raw, i)
             if found is None:
@@ -111,14 +121,11 @@ class ArgumentStream(Streamed):
             if found.group() == '"':
                 end = at
                 break
-            if escapes < 0 and at >= n - _ESCAPE_HOLD:
-                # an escape near the end waits, and so does a high surrogate before it
-                escapes = last if last >= 0 and _HIGH.match(raw, last) and last + 6 == at else at
-            last, i = at, at + 2
+            last, before, i = at, last, at + 2
         if end >= 0:
             cut, self._done = end, True
         else:
-            cut = escapes if escapes >= 0 else n
+            cut = _whole(raw, last, before)
         self._quoted = raw[cut:]
         try:
             decoded = json.loads('"' + raw[:cut] + '"')
