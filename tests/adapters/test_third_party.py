@@ -132,4 +132,4 @@ def test_conformance_kit_runs_as_pytest_plugin(env_python: Path) -> None:
         cwd=EXAMPLE,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "12 passed" in result.stdout
+    assert "13 passed" in result.stdout

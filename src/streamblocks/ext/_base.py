@@ -13,12 +13,13 @@ span events (is a thinking block open, was a tool called) live on the instance;
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from pydantic_core import to_jsonable_python
 
-from ..adapters.protocols import EventCategory, Native, NativeEnd, NativeStart
+from ..adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ..core.events import StopReason, Usage
 
 _NOTHING: Any = object()
@@ -159,3 +160,17 @@ def tool_result(key: Any, call_id: Any, name: Any, content: Any, is_error: bool)
     }
     data = to_jsonable_python(content, fallback=str) if content is not None else ""
     return [NativeStart(key, "tool_result", None, attrs), NativeEnd(key, data)]
+
+
+def whole_arguments(
+    key: Any, arguments: Any, attrs: Mapping[str, Any] | None = None
+) -> list[Native]:
+    """The end of a tool call whose arguments a source gives whole (a transcript): their
+    JSON text as one delta, then the end, so every call streams its arguments before
+    its ``BLOCK_END`` (AG-UI's ``TOOL_CALL_ARGS``, ``BlockDelta.partial``)."""
+    value = arguments if isinstance(arguments, Mapping) else {}
+    end = NativeEnd(key, value, dict(attrs) if attrs else None)
+    if not value:
+        return [end]
+    text = json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    return [NativeDelta(key, text), end]

@@ -2,27 +2,72 @@
 
 For the formats that write the arguments as one JSON object in the body (Hermes and
 Llama's ``arguments``/``parameters``, Kimi K2, DeepSeek V3/V3.1, gpt-oss, Mistral's
-``[ARGS]``), the object's text is handed on as it is written: a pattern finds where it
-begins, and a small reader follows strings and brackets to where it ends. The other
-formats (values written as tagged text, pythonic lists, several calls in one body) give
-the JSON their arguments amount to when the call ends.
+``[ARGS]`` and the first call of its arrays), the object's text is handed on as it is
+written: a pattern finds where it begins, and a small reader follows strings and
+brackets to where it ends. When ``arguments`` is a JSON string holding the object (a
+double-encoded Hermes call), the string is decoded as it arrives and its text handed on.
+The formats that write values as tagged text stream the JSON they amount to
+(:mod:`streamblocks.markup.tagged`); the others give it when the call ends.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 _HEAD_LIMIT = 2048
 """How far into a body the object's start is looked for."""
 _STRING_STOP = re.compile(r'["\\]')
 _OBJECT_STOP = re.compile(r'["{}\[\]]')
+_HIGH = re.compile(r"\\u[dD][89abAB]")
 
 
-class ArgumentStream:
+def _whole(raw: str, last: int, before: int) -> int:
+    """How much of an unclosed string's text decodes alone: up to an unfinished last
+    escape (``last``: where it starts, ``-1``: none), or a high surrogate whose pair may
+    follow (``\\uD83D`` waits for ``\\uDE00``)."""
+    n = len(raw)
+    if last < 0:
+        return n
+    size = 6 if raw.startswith("\\u", last) else 2
+    if last + size > n:  # unfinished: it waits, and a high surrogate just before it
+        return before if before >= 0 and before + 6 == last and _HIGH.match(raw, before) else last
+    return last if last + 6 == n and _HIGH.match(raw, last) else n
+
+
+class Streamed:
+    """What a call body's argument stream offers its reader."""
+
+    __slots__ = ()
+
+    def feed(self, text: str) -> str:
+        """Take the body's next text; the next piece of the argument JSON."""
+        return ""
+
+    def named(self, tool: str) -> None:
+        """The call's tool name is known (typing by schema may depend on it)."""
+
+    def rest(self, arguments: dict[str, Any]) -> str | None:
+        """At the call's end: what is still to send so that all sent is ``arguments``'
+        JSON text; ``None`` when what was sent cannot become it."""
+        return json.dumps(arguments, ensure_ascii=False)
+
+    @property
+    def problem(self) -> str:
+        """Why :meth:`rest` gave ``None``."""
+        return "the arguments differ from those streamed"
+
+
+STREAMED = Streamed()
+"""Streams nothing: the arguments come whole when the call ends."""
+
+
+class ArgumentStream(Streamed):
     """Follows one body: :meth:`feed` takes its text in order and returns the part of
     the argument object's JSON text it holds."""
 
-    __slots__ = ("_depth", "_done", "_escape", "_head", "_pattern", "_string", "sent")
+    __slots__ = ("_depth", "_done", "_escape", "_head", "_pattern", "_quoted", "_string", "sent")
 
     def __init__(self, pattern: re.Pattern[str] | None) -> None:
         self._pattern = pattern
@@ -30,13 +75,14 @@ class ArgumentStream:
         self._depth = 0
         self._string = False
         self._escape = False
+        self._quoted: str | None = None  # the undecoded tail of an arguments string
         self._done = pattern is None
         self.sent = False  # some of the object's text was handed on
 
-    @property
-    def complete(self) -> bool:
-        """The whole object was handed on."""
-        return self.sent and self._done
+    def rest(self, arguments: dict[str, Any]) -> str | None:
+        if not self.sent:
+            return json.dumps(arguments, ensure_ascii=False)
+        return "" if self._done else None
 
     def feed(self, text: str) -> str:
         if self._done:
@@ -44,7 +90,7 @@ class ArgumentStream:
         head = self._head
         if head is not None:
             head += text
-            if "{" not in text:
+            if "{" not in text and '"' not in text:
                 self._head = head
                 return ""
             found = self._pattern.match(head) if self._pattern is not None else None
@@ -55,9 +101,39 @@ class ArgumentStream:
                 return ""
             self._head = None
             text = head[found.end() :]
+            if text.startswith('"'):
+                self._quoted, text = "", text[1:]
+        if self._quoted is not None:
+            return self._decode(text)
         end = self._scan(text)
         self.sent = self.sent or end > 0
         return text[:end]
+
+    def _decode(self, text: str) -> str:
+        """The arguments string's text decoded as far as it is whole."""
+        raw = (self._quoted or "") + text
+        i, end, last, before = 0, -1, -1, -1
+        while True:
+            found = _STRING_STOP.search(raw, i)
+            if found is None:
+                break
+            at = found.start()
+            if found.group() == '"':
+                end = at
+                break
+            last, before, i = at, last, at + 2
+        if end >= 0:
+            cut, self._done = end, True
+        else:
+            cut = _whole(raw, last, before)
+        self._quoted = raw[cut:]
+        try:
+            decoded = json.loads('"' + raw[:cut] + '"')
+        except ValueError:  # not a JSON string: the call's parse says why
+            self._done = True
+            return ""
+        self.sent = self.sent or bool(decoded)
+        return str(decoded)
 
     def _scan(self, text: str) -> int:
         """How much of ``text`` belongs to the object (all of it while it is open)."""

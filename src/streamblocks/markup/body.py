@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .arguments import ArgumentStream
+from .arguments import STREAMED
 from .grammar import Call, CallFormat
 from .scan import METER, BodyScanner, Meter
 from .schema import ToolSchemas
+
+_NO_SCHEMAS: ToolSchemas = {}
 
 TEXT, THINK, BODY_START, BODY, AFTER, SECTION, LEAD = range(7)
 """What a reader is reading: visible text, thinking, the blanks before a call's body, the
@@ -24,22 +26,26 @@ class CallBody:
     """The text of one call's body, read once: ``begin`` when its first character
     shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""
 
-    __slots__ = ("arguments", "call", "held", "named", "parts", "scanner", "size", "work")
+    __slots__ = (
+        *("arguments", "call", "held", "named", "parts", "scanner", "schemas", "size", "work"),
+    )
 
-    def __init__(self, call: CallFormat) -> None:
+    def __init__(self, call: CallFormat, schemas: ToolSchemas = _NO_SCHEMAS) -> None:
         self.call = call
         self.parts: list[str] = []
         self.size = 0
         self.named = call.name is None  # the name search is over
         self.scanner: BodyScanner | None = None
         self.work = 0  # characters the parse looked at
-        self.arguments = ArgumentStream(call.arguments)
+        self.schemas = schemas
+        self.arguments = STREAMED
         self.held = ""  # argument text read before the call's start
 
     def begin(self, first: str) -> None:
         spec = self.call.spec_for(first)
         assert spec is not None
         self.scanner = BodyScanner(spec)
+        self.arguments = self.call.argument_stream(self.schemas, first)
 
     def add(self, text: str) -> dict[str, Any] | bool | None:
         """Add ``text``; the name attributes (``name``, maybe ``id``) when they show now,

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def start_call(r: Reader, call: CallFormat) -> None:
-    r.body = CallBody(call)
+    r.body = CallBody(call, r.schemas)
     r.sink.kind = "tool_call"
     r.mode = BODY_START
 
@@ -86,6 +86,7 @@ def add_body(r: Reader, text: str) -> None:
         return
     if name:
         r.sink.start("tool_call", name)  # type: ignore[arg-type]
+        body.arguments.named(name.get("name", ""))  # type: ignore[union-attr]
     arguments = body.arguments.feed(text)
     if arguments or body.held:
         if r.sink.started:
@@ -157,9 +158,13 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
             attrs["id"] = found.call_id
         if not r.sink.started:
             r.sink.start("tool_call", attrs)
-        if index == len(calls) - 1 and body.arguments.complete:
-            if body.held:  # (read before the call's start)
-                r.sink.out.append(("args", body.held))
+        if index == 0:  # the call whose arguments the body streamed
+            rest = body.arguments.rest(found.arguments)
+            if rest is None:
+                fail(r, f"a broken tool call: {body.arguments.problem}", unclosed=False)
+                return True
+            if body.held or rest:
+                r.sink.out.append(("args", body.held + rest))
         else:  # the JSON the arguments amount to, at once
             r.sink.out.append(("args", json.dumps(found.arguments, ensure_ascii=False)))
         finished = ("end", found.arguments, attrs)

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from .arguments import ArgumentStream, Streamed
 from .scan import EndSpec, Literals, search
 from .schema import ToolSchemas
+from .tagged import TaggedStream, Tagging
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,9 @@ class CallFormat:
     ``then``: a separator after which another call of the grammar's ``chained`` formats
     may follow (Llama 3.x's ``;``). ``arguments``: matched at the body's start, ends
     where the argument object's JSON text begins, for formats that write it as one JSON
-    object (see :mod:`streamblocks.markup.arguments`).
+    object (see :mod:`streamblocks.markup.arguments`). ``tagging``: how a format that
+    writes values as tagged text writes them (in a body that does not start with
+    ``{``), to stream the JSON they amount to (see :mod:`streamblocks.markup.tagged`).
     """
 
     opener: str
@@ -59,6 +63,14 @@ class CallFormat:
     at_end: bool = False
     then: str = ""
     arguments: re.Pattern[str] | None = None
+    tagging: Tagging | None = None
+
+    def argument_stream(self, schemas: ToolSchemas, first: str) -> Streamed:
+        """What streams the arguments of a body that starts with ``first`` as JSON text
+        (a body that starts with ``{`` is JSON, never tagged)."""
+        if self.tagging is not None and first != "{":
+            return TaggedStream(self.tagging, schemas)
+        return ArgumentStream(self.arguments)
 
     def spec_for(self, first: str) -> EndSpec | None:
         """How the body that starts with ``first`` ends (``None``: no such body)."""
@@ -206,10 +218,10 @@ def arguments_after(head: str) -> re.Pattern[str]:
     return re.compile(f"(?:{head})\\s*(?=\\{{)", re.DOTALL)
 
 
-KEYED_ARGUMENTS = arguments_after(
-    r'\A\s*\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"(?:arguments|parameters)"\s*:'
-)
-"""Where ``arguments`` / ``parameters`` opens in a JSON call (after string members)."""
+KEYED = r'\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"(?:arguments|parameters)"\s*:'
+"""``arguments`` / ``parameters`` in a JSON call (after string members)."""
+KEYED_ARGUMENTS = re.compile(f'\\A\\s*{KEYED}\\s*(?=[{{"])', re.DOTALL)
+"""Where the arguments open in a JSON call: an object, or a string that holds one."""
 
 
 def need(condition: bool, message: str) -> None:

@@ -76,6 +76,12 @@ def typed(text: str, schema: Mapping[str, Any] | None) -> Any:
     return text
 
 
+def is_text(schema: Mapping[str, Any] | None) -> bool:
+    """Whether :func:`typed` gives every text back as it is (the schema says only
+    string, or says nothing): such a value can be streamed before it ends."""
+    return schema is None or set(_types(schema)) <= {"string"}
+
+
 def stated(text: str, kind: str) -> Any:
     """``text`` as a value of the type a format states (DSML ``string="false"``,
     Kimi K3 ``type="number"``); the string when it does not fit."""

@@ -13,6 +13,7 @@ samples; pytest collects the inherited tests (the class name must start with ``T
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple
@@ -109,6 +110,18 @@ class AdapterConformance:
             got = [(block.block_type, block.content) for block in run.natives]
             assert got == list(sample.native), sample.name
             assert all(block.closed for block in run.natives), sample.name
+
+    def test_tool_calls_stream_their_arguments(self) -> None:
+        """A tool call's arguments arrive as deltas before its end, and the deltas joined
+        are the arguments' JSON text (what ``BlockDelta.partial`` and AG-UI's
+        ``TOOL_CALL_ARGS`` are made of)."""
+        for sample in self.samples:
+            run = run_adapter(self.make_adapter(), sample.events)
+            for block in run.blocks("tool_call"):
+                if not block.content:
+                    continue
+                assert block.deltas, f"{sample.name}: the arguments came only with the end"
+                assert json.loads(block.text) == block.content, sample.name
 
     def test_streams_do_not_share_state(self) -> None:
         adapter = self.make_adapter()

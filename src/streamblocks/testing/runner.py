@@ -28,6 +28,8 @@ class NativeBlock:
     text: str = ""
     content: Any = None
     closed: bool = False
+    deltas: int = 0
+    """The deltas that came before the block's end."""
 
 
 @dataclasses.dataclass
@@ -109,7 +111,9 @@ def run_adapter(adapter: InputAdapter, events: Iterable[Any]) -> AdapterRun:
                     if piece.key not in open_blocks:
                         run.problems.append(f"delta for unopened native block {piece.key!r}")
                         continue
-                    open_blocks[piece.key][0].text += piece.text
+                    opened = open_blocks[piece.key][0]
+                    opened.text += piece.text
+                    opened.deltas += bool(piece.text)
                 elif isinstance(piece, NativeEnd):
                     keys = list(open_blocks) if piece.key is None else [piece.key]
                     for key in keys:

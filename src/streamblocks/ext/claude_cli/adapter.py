@@ -14,7 +14,7 @@ from ...adapters.protocols import (
     StreamIds,
 )
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, Step, as_int
+from .._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
 from .._jsonl import (
     JSONLinesAdapter,
     is_mapping,
@@ -303,7 +303,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
                             {"name": block.get("name"), "id": call_id},
                             "json",
                         ),
-                        NativeEnd(key, tool_input if is_mapping(tool_input) else {}),
+                        *whole_arguments(key, tool_input if is_mapping(tool_input) else {}),
                     ),
                 )
             return SKIP  # redacted thinking, server tool blocks, anything newer

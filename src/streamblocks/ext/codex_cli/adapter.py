@@ -14,7 +14,7 @@ from ...adapters.protocols import (
     StreamIds,
 )
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, Step, as_int
+from .._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
 from .._jsonl import JSONLinesAdapter, file_change_kind, is_mapping, text_of
 from .types import EVENT_TYPES, ITEM_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
 
@@ -290,7 +290,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             self._open.discard(key)
             self._done.add(item_id)
             status = {"status": _final_status(item)}
-            natives.append(NativeEnd(key, arguments if is_mapping(arguments) else {}, status))
+            natives += whole_arguments(key, arguments if is_mapping(arguments) else {}, status)
         return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
 
     def _tool_call(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:

@@ -20,6 +20,7 @@ from ..grammar import (
 )
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
+from ..tagged import Tagging, by_schema, closed_by
 
 _SEP = "<｜tool▁sep｜>"
 _FENCE = "```"
@@ -46,6 +47,10 @@ V3_CALL = CallFormat(
     "<｜tool▁call▁begin｜>",
     EndSpec(closers=("<｜tool▁call▁end｜>",), strings='"'),
     _v3_call,
+    name=re.compile(
+        r"\A\s*(?:function\s*<｜tool▁sep｜>(?P<name>[^\n<]+)\n"
+        r"|(?P<name2>(?!\s*function\s*<)[^<]+)<｜tool▁sep｜>)"
+    ),
     arguments=arguments_after(r"\A[^<]*<｜tool▁sep｜>(?:[^\n{`]*\n\s*```(?:json)?)?"),
 )
 V3_SECTIONS = tuple(
@@ -59,15 +64,23 @@ _PARAMETER = re.compile(
 )
 
 
+def _value(schemas: ToolSchemas, tool: str, key: str, is_string: str | None, text: str) -> Any:
+    if is_string == "true":
+        return text
+    if is_string == "false":
+        return stated(text, "json")
+    return typed(text, property_schema(schemas, tool, key))
+
+
+def _is_string(schemas: ToolSchemas, tool: str, key: str, is_string: str | None) -> bool:
+    return is_string == "true" or (is_string is None and by_schema(schemas, tool, key, None))
+
+
 def _invoke(body: str, schemas: ToolSchemas) -> list[Call]:
     """``name="NAME">`` + parameters (the body after ``<｜DSML｜invoke``)."""
 
     def value_of(tool: str, key: str, is_string: str | None, text: str) -> Any:
-        if is_string == "true":
-            return text
-        if is_string == "false":
-            return stated(text, "json")
-        return typed(text, property_schema(schemas, tool, key))
+        return _value(schemas, tool, key, is_string, text)
 
     return [element_call(body, _INVOKE_HEAD, _PARAMETER, _DSML_VALUES, value_of)]
 
@@ -77,8 +90,16 @@ _DSML_INVOKE = EndSpec(
     closers=("</｜DSML｜invoke>", "</｜DSML｜ invoke>", "/>"),
     regions=(("<｜DSML｜parameter", _DSML_VALUES), ("<｜DSML｜ parameter", _DSML_VALUES)),
 )
+_DSML_TAGGING = Tagging(
+    item=_PARAMETER,
+    end=closed_by(*_DSML_VALUES),
+    value=_value,
+    string=_is_string,
+    tails=_DSML_INVOKE.closers,
+    unescape=True,
+)
 DSML_CALLS = tuple(
-    CallFormat(opener, _DSML_INVOKE, _invoke, name=_INVOKE_NAME)
+    CallFormat(opener, _DSML_INVOKE, _invoke, name=_INVOKE_NAME, tagging=_DSML_TAGGING)
     for opener in ("<｜DSML｜invoke", "<｜DSML｜ invoke")
 )
 DSML_SECTIONS = tuple(

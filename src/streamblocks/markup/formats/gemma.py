@@ -12,6 +12,7 @@ from typing import Any
 from ..grammar import Call, CallFormat, Grammar, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas
+from ..tagged import Tagging, closed_by
 
 _QUOTE = '<|"|>'
 _BARE = re.compile(r"[^,}\]]*")
@@ -105,11 +106,64 @@ def _call(body: str, schemas: ToolSchemas) -> list[Call]:
     return [Call(name, arguments)]
 
 
+def _value(schemas: ToolSchemas, tool: str, key: str, stated: str | None, text: str) -> Any:
+    reader = _Notation(text, 0)
+    value = reader.value(1)
+    need(not text[reader.at :].strip(), "text after a value")
+    return value
+
+
+_SYNTAX = re.compile(r'<\|"\|>|[{}\[\],]')
+
+
+class _ValueEnd:
+    """Where a value that is no string ends: at a ``,`` or ``}`` outside its brackets
+    and strings (read once, keeping its place)."""
+
+    def __init__(self) -> None:
+        self.at, self.depth, self.quoted = 0, 0, False
+
+    def __call__(self, text: str, at: int) -> tuple[int, int, int]:
+        i = self.at
+        while True:
+            if self.quoted:
+                end = text.find(_QUOTE, i)
+                if end < 0:
+                    self.at = max(i, len(text) - len(_QUOTE))
+                    return 0, -1, -1
+                self.quoted, i = False, end + len(_QUOTE)
+                continue
+            found = _SYNTAX.search(text, i)
+            if found is None:
+                self.at = max(i, len(text) - len(_QUOTE))
+                return 0, -1, -1
+            mark, i = found.group(), found.end()
+            if mark == _QUOTE:
+                self.quoted = True
+            elif mark in "{[":
+                self.depth += 1
+            elif self.depth == 0:  # the value's end (the mark belongs to its object)
+                return 0, found.start(), found.start()
+            elif mark != ",":
+                self.depth -= 1
+
+
+_ITEM = re.compile(r'[{,]([^:{}\[\],<]*):\s*(?:(<\|"\|>)|(?=[^\s<]))')
+_TAGGING = Tagging(
+    item=_ITEM,
+    end=closed_by(_QUOTE),
+    value=_value,
+    string=lambda schemas, tool, key, stated: stated is not None,
+    held_end=_ValueEnd,
+    tails=("<tool_call|>",),
+)
+
 TOOL_CALL = CallFormat(
     "<|tool_call>",
     EndSpec(closers=("<tool_call|>",), regions=((_QUOTE, (_QUOTE,)),)),
     _call,
     name=re.compile(r"\A\s*call:(?P<name>[^{<]+)\{"),
+    tagging=_TAGGING,
 )
 
 GEMMA4 = Grammar(thinking=(("<|channel>thought", "<channel|>"),), calls=(TOOL_CALL,))

@@ -9,6 +9,7 @@ from typing import Any
 from ..grammar import Call, CallFormat, Grammar, need
 from ..scan import EndSpec, find
 from ..schema import ToolSchemas, property_schema, typed
+from ..tagged import Tagging, closed_by
 
 _KEY = re.compile(r"\s*<arg_key>")
 
@@ -37,11 +38,14 @@ def _call(body: str, schemas: ToolSchemas) -> list[Call]:
 
 _VALUE = re.compile(r"\s*<arg_value>")
 
+_ITEM = re.compile(r"<arg_key>([^<]*(?:<(?!/arg_key>)[^<]*)*)</arg_key>\s*<arg_value>")
+
 TOOL_CALL = CallFormat(
     "<tool_call>",
     EndSpec(closers=("</tool_call>",), regions=(("<arg_value>", ("</arg_value>",)),)),
     _call,
     name=re.compile(r"\A\s*(?P<name>[^\s<]+)\s*(?:<|\n)"),
+    tagging=Tagging(item=_ITEM, end=closed_by("</arg_value>"), tails=("</tool_call>",)),
 )
 
 GLM = Grammar(thinking=(("<think>", "</think>"),), calls=(TOOL_CALL,))

@@ -20,6 +20,7 @@ from ..grammar import (
 )
 from ..scan import EndSpec
 from ..schema import ToolSchemas, property_schema, stated, typed
+from ..tagged import Tagging, by_schema, closed_by
 
 _ARGUMENTS = "<|tool_call_argument_begin|>"
 
@@ -52,16 +53,26 @@ _K3_ARGUMENT = re.compile(
 _K3_ARGUMENT_END = ("<|close|>argument<|sep|>",)
 
 
+def _k3_value(schemas: ToolSchemas, tool: str, key: str, kind: str | None, text: str) -> Any:
+    schema = property_schema(schemas, tool, key)
+    if kind and kind != "string":
+        return stated(text, kind)
+    if kind == "string" or schema is None:
+        return text
+    return typed(text, schema)
+
+
+def _k3_is_string(schemas: ToolSchemas, tool: str, key: str, kind: str | None) -> bool:
+    if kind and kind != "string":
+        return False
+    return kind == "string" or by_schema(schemas, tool, key, None)
+
+
 def _k3_call(body: str, schemas: ToolSchemas) -> list[Call]:
     """``tool="NAME" index="N"<|sep|>`` + arguments (the body after ``<|open|>call``)."""
 
     def value_of(tool: str, key: str, kind: str | None, text: str) -> Any:
-        schema = property_schema(schemas, tool, key)
-        if kind and kind != "string":
-            return stated(text, kind)
-        if kind == "string" or schema is None:
-            return text
-        return typed(text, schema)
+        return _k3_value(schemas, tool, key, kind, text)
 
     return [element_call(body, _K3_CALL_HEAD, _K3_ARGUMENT, _K3_ARGUMENT_END, value_of)]
 
@@ -74,6 +85,14 @@ K3_CALL = CallFormat(
     ),
     _k3_call,
     name=re.compile(r'\A\s*tool="(?P<name>[^"]+)"'),
+    tagging=Tagging(
+        item=_K3_ARGUMENT,
+        end=closed_by(*_K3_ARGUMENT_END),
+        value=_k3_value,
+        string=_k3_is_string,
+        tails=("<|close|>call<|sep|>",),
+        unescape=True,
+    ),
 )
 K3_TOOLS = Section("<|open|>tools<|sep|>", "<|close|>tools<|sep|>", (K3_CALL,))
 

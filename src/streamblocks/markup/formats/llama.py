@@ -12,7 +12,8 @@ from typing import Any
 
 from ..grammar import KEYED_ARGUMENTS, Call, CallFormat, Grammar, json_object, need
 from ..scan import EndSpec
-from ..schema import ToolSchemas, check_literal
+from ..schema import ToolSchemas, check_literal, python_literal
+from ..tagged import Tagging, closed_by
 
 _JSON = EndSpec(balanced="{", strings='"')
 _PYTHONIC = EndSpec(balanced="[", strings="\"'")
@@ -52,6 +53,65 @@ def _pythonic(body: str, schemas: ToolSchemas) -> list[Call]:
     return calls
 
 
+def _value(schemas: ToolSchemas, tool: str, key: str, stated: str | None, text: str) -> Any:
+    return python_literal(text)
+
+
+_CODE = re.compile(r"['\"(\[{)\]},]")
+_IN_STRING = {q: re.compile(r"\\|" + q) for q in ("'", '"', "'" * 3, '"' * 3)}
+
+
+class _ValueEnd:
+    """Where a keyword argument's value ends: at a ``,`` or ``)`` outside its brackets
+    and strings (read once, keeping its place)."""
+
+    def __init__(self) -> None:
+        self.at, self.depth, self.quote = 0, 0, ""
+
+    def __call__(self, text: str, at: int) -> tuple[int, int, int]:
+        i, n = self.at, len(text)
+        while True:
+            if self.quote:
+                found = _IN_STRING[self.quote].search(text, i)
+                if found is None or (found.group() == "\\" and found.end() >= n):
+                    self.at = found.start() if found is not None else max(i, n - 2)
+                    return 0, -1, -1
+                if found.group() == "\\":
+                    i = found.end() + 1
+                else:
+                    self.quote, i = "", found.end()
+                continue
+            found = _CODE.search(text, i)
+            if found is None:
+                self.at = n
+                return 0, -1, -1
+            mark, start = found.group(), found.start()
+            if mark in "'\"":
+                if start + 3 > n:  # one quote or three: the next characters say
+                    self.at = start
+                    return 0, -1, -1
+                self.quote = mark * 3 if text.startswith(mark * 3, start) else mark
+                i = start + len(self.quote)
+            elif mark in "([{":
+                self.depth, i = self.depth + 1, found.end()
+            elif self.depth == 0:
+                return 0, start, start
+            else:
+                self.depth, i = self.depth - (mark != ","), found.end()
+
+
+_KEYWORD = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*=\s*(?=\S)")
+_PYTHONIC_ARGUMENTS = Tagging(
+    item=_KEYWORD,
+    end=closed_by(")"),
+    value=_value,
+    string=lambda schemas, tool, key, stated: False,
+    held_end=_ValueEnd,
+    until=")",
+)
+"""A pythonic call's keyword arguments: each value is sent whole once it ends."""
+
+
 _JSON_NAME = re.compile(
     r'\A\s*\{\s*(?:"type"\s*:\s*"function"\s*,\s*)?"name"\s*:\s*"(?P<name>[^"\\]+)"'
 )
@@ -59,7 +119,10 @@ _PYTHONIC_NAME = re.compile(r"\A\s*(?:\[\s*)?(?P<name>[A-Za-z_][\w.]*)\s*\(")
 JSON_CALL = CallFormat(
     "", {"{": _JSON}, _json_call, name=_JSON_NAME, then=";", arguments=KEYED_ARGUMENTS
 )
-START = (JSON_CALL, CallFormat("", {"[": _PYTHONIC}, _pythonic, name=_PYTHONIC_NAME))
+START = (
+    JSON_CALL,
+    CallFormat("", {"[": _PYTHONIC}, _pythonic, name=_PYTHONIC_NAME, tagging=_PYTHONIC_ARGUMENTS),
+)
 
 LLAMA = Grammar(
     calls=(
@@ -76,6 +139,7 @@ LLAMA = Grammar(
             EndSpec(closers=("<|python_end|>",), strings="\"'"),
             _pythonic,
             name=_PYTHONIC_NAME,
+            tagging=_PYTHONIC_ARGUMENTS,
         ),
     ),
     hidden=("<|eom_id|>", "<|eot_id|>"),

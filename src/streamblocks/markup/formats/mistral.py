@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from ..grammar import Call, CallFormat, Grammar, arguments_after, json_object, need
+from ..grammar import KEYED, Call, CallFormat, Grammar, arguments_after, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas
 
@@ -58,6 +58,7 @@ TOOL_CALLS = CallFormat(
     ),
     arguments=arguments_after(
         r"\A\s*[^\s\[\]{}]+\s*(?:\[CALL_ID\]\s*[^\s\[\]{}]+\s*)?(?:\[ARGS\])?"
+        rf"|\A\s*\[\s*{KEYED}"
     ),
 )
 

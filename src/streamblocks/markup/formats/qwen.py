@@ -8,8 +8,9 @@ import re
 from typing import Any
 
 from ..grammar import KEYED_ARGUMENTS, Call, CallFormat, Grammar, json_object, need
-from ..scan import EndSpec, find, search
+from ..scan import EndSpec, Literals, find, search
 from ..schema import ToolSchemas, property_schema, typed
+from ..tagged import Tagging, schema_typed
 
 _FUNCTION = re.compile(r"\s*<function=([^>\n]+)>")
 _PARAMETER = re.compile(r"<parameter=([^>\n]+)>")
@@ -92,6 +93,46 @@ def _one_newline_off(value: str) -> str:
     return value
 
 
+_STOP = re.compile(r"</parameter>|\n<parameter=")
+_STOPS = Literals((_PARAMETER_END, "\n<parameter="))
+_FOLLOWER = re.compile(r"[ \t\r\n]*(<parameter=|</function>)?")
+_LINE_OPEN = re.compile(r"\n<parameter=([^>\n]*)(>)?")
+
+
+def _streamed_end(text: str, at: int) -> tuple[int, int, int]:
+    """Where a value being streamed ends, by :func:`coder_call`'s rule: at the first
+    ``</parameter>`` that another parameter or ``</function>`` follows, or at a
+    parameter opened on its own line; the text from a place still undecided waits."""
+    while (found := _STOP.search(text, at)) is not None:
+        start = found.start()
+        if found.group() == _PARAMETER_END:
+            after = _FOLLOWER.match(text, found.end())
+            assert after is not None
+            if after.group(1):
+                return start, start, found.end()
+            tail = text[after.end() : after.end() + 11]
+            if not tail or "<parameter=".startswith(tail) or _FUNCTION_END.startswith(tail):
+                return start, -1, -1
+        else:
+            line = _LINE_OPEN.match(text, start)
+            assert line is not None
+            if line.group(1) and line.group(2):
+                return start, start, start + 1
+            if line.end() == len(text):
+                return start, -1, -1
+        at = start + 1
+    return _STOPS.held(text, at), -1, -1
+
+
+_TAGGING = Tagging(
+    item=_PARAMETER,
+    end=_streamed_end,
+    value=schema_typed,
+    tails=(_FUNCTION_END, "</tool_call>"),
+    newlines=True,
+)
+
+
 def _tool_call(body: str, schemas: ToolSchemas) -> list[Call]:
     stripped = body.lstrip()
     if stripped.startswith("{"):
@@ -115,6 +156,7 @@ TOOL_CALL = CallFormat(
     _tool_call,
     name=_NAME,
     arguments=KEYED_ARGUMENTS,
+    tagging=_TAGGING,
 )
 
 BARE_FUNCTION = CallFormat(
@@ -123,6 +165,7 @@ BARE_FUNCTION = CallFormat(
     _bare_function,
     name=re.compile(r"\A(?P<name>[^>\n]+)>"),
     tail="</tool_call>",
+    tagging=_TAGGING,
 )
 
 QWEN3 = Grammar(thinking=(("<think>", "</think>"),), calls=(TOOL_CALL, BARE_FUNCTION))
