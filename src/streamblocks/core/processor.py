@@ -7,7 +7,15 @@ import contextlib
 import itertools
 import uuid
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
@@ -47,9 +55,9 @@ class StreamBlockProcessor:
 
     def __init__(
         self,
-        registry: BlockRegistry,
+        registry: BlockRegistry | Any,
         *,
-        syntax: Syntax | None = None,
+        syntax: Syntax | Any | None = None,
         input_adapter: InputAdapter | str | None = "auto",
         output_adapter: OutputAdapter | None = None,
         limits: Limits | None = None,
@@ -59,6 +67,8 @@ class StreamBlockProcessor:
         abort_on: AbortSpec = None,
         markup: Any = None,
     ) -> None:
+        # (``| Any`` above: the compiled build would reject a wrong type with its own
+        # TypeError before these checks could name the mistake)
         if not isinstance(registry, BlockRegistry):
             raise RegistryError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
         if syntax is not None and not isinstance(syntax, Syntax):
@@ -160,6 +170,11 @@ class StreamBlockProcessor:
         consumer stops early (closing this generator) and when ``abort_on`` fires; an
         exception from the source comes out unchanged after the events already decided.
         """
+        return Events(self._events(source, output_adapter))
+
+    def _events(
+        self, source: Iterable[Any], output_adapter: OutputAdapter | None
+    ) -> Generator[Any, None, None]:
         iterator = iter(source)
         first = list(itertools.islice(iterator, 1)) if self.markup == "auto" else []
         session = self.session(model=_model_of(first))
@@ -200,6 +215,27 @@ class StreamBlockProcessor:
 
 
 _END = object()
+
+
+class Events:
+    """The events of one synchronous stream (what :meth:`~StreamBlockProcessor.process`
+    returns): its generator, closed when the consumer drops it — which a compiled
+    generator, unlike Python's, does not do by itself."""
+
+    def __init__(self, events: Generator[Any, None, None]) -> None:
+        self._events = events
+
+    def __iter__(self) -> Events:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._events)
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __del__(self) -> None:
+        self._events.close()
 
 
 class AsyncEvents:
