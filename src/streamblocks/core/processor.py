@@ -26,7 +26,7 @@ from .limits import Limits
 from .registry import BlockRegistry, TypeTable
 from .session import Session
 from .snapshot import load_session
-from .syntax import InlineSyntax, Syntax, SyntaxPlan, default_syntax
+from .syntax import InlineSyntax, Syntax, SyntaxPlan, default_syntax, settle_class_values
 
 UNKNOWN_POLICIES = ("text", "error", "block")
 
@@ -109,7 +109,7 @@ class StreamBlockProcessor:
                 for syntax, markers in self.registry.syntax_plan(self.syntax)
             ]
             for syntax, table in plan:
-                syntax.check(table)
+                settle_class_values(syntax).check(table)
             _check_inline(plan)
             shows_fences = any(getattr(s, "shows_code_fences", False) for s, _ in plan)
             inline_code_aware = any(isinstance(s, InlineSyntax) and s.code_aware for s, _ in plan)

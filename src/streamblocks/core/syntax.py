@@ -332,3 +332,23 @@ def default_syntax(role: str = "syntax") -> Syntax:
         return _DEFAULTS[role]()
     except KeyError:
         raise RuntimeError(f"no default {role} syntax: import streamblocks.syntaxes") from None
+
+
+_COMPILED = "__mypyc_attrs__" in vars(Syntax)
+
+
+def settle_class_values(obj: Any) -> Any:
+    """``obj`` (a syntax or parser), its class attributes (``started = True``,
+    ``starts_with = "@"``) made what the core reads. In the compiled build the core
+    reads a native attribute, which a Python subclass's class attribute does not reach:
+    each is written into it. Nothing to do in the pure build or for a compiled class."""
+    cls = type(obj)
+    if not _COMPILED or "__mypyc_attrs__" in vars(cls):
+        return obj
+    native = next(k for k in cls.__mro__ if "__mypyc_attrs__" in vars(k))
+    names = {n for k in native.__mro__ for n in vars(k).get("__mypyc_attrs__", ())}
+    for klass in reversed(cls.__mro__[: cls.__mro__.index(native)]):
+        for name, value in vars(klass).items():
+            if name in names and not hasattr(value, "__get__"):
+                getattr(native, name).__set__(obj, value)
+    return obj
