@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from .frozen import by_constructor
+
 if TYPE_CHECKING:
     from .blocks import Block
     from .syntax import Syntax
@@ -39,6 +41,9 @@ class BlockType:
     transform: Transform | None
     on_start: OnStart | None
     validators: tuple[Validator, ...]
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)
 
     @classmethod
     def generic(cls, name: str) -> BlockType:

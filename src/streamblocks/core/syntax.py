@@ -114,13 +114,15 @@ from __future__ import annotations
 import importlib
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+from dataclasses import is_dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
 # Imported at run time: a compiled (mypyc) NamedTuple needs its field types.
 from .block_types import BlockType
 from .errors import ErrorCode
+from .frozen import by_constructor
 
 if TYPE_CHECKING:
     from .block_types import TypeTable
@@ -198,6 +200,10 @@ class Syntax(metaclass=ABCMeta):
     def describe(self, types: Sequence[BlockType]) -> str:
         """The system-prompt section for ``types`` (never empty): how to write this
         syntax's blocks, then one entry per type (see :func:`streamblocks.prompts.listing`)."""
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        # (a frozen dataclass syntax as a constructor call: see ``frozen``)
+        return by_constructor(self) if is_dataclass(self) else super().__reduce_ex__(protocol)
 
     def check(self, types: TypeTable) -> None:  # noqa: B027  (optional hook)
         """Raise :class:`~streamblocks.core.errors.RegistryError` when this syntax cannot
