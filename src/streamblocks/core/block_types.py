@@ -73,6 +73,10 @@ class TypeTable:
 
     __slots__ = ("_generic", "markers", "prefixes", "unknown")
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (a constructor call: the compiled build's ``__new__`` would call ``__init__``)
+        return (TypeTable, (self.markers, self.unknown))
+
     def __init__(self, markers: Mapping[str, BlockType], unknown: str = "text") -> None:
         if unknown not in ("text", "error", "block"):
             raise ValueError(f"unknown= must be 'text', 'error' or 'block', got {unknown!r}")
