@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from .errors import ErrorCode
 from .events import BlockError, Event, StopReason, StreamFinished
 from .session import Session
@@ -87,6 +89,7 @@ class AbortPolicy:
         return f"AbortPolicy(codes={codes}, predicates={self.predicates!r})"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class AbortingSession(Session):
     """A session that applies an :class:`AbortPolicy` to its outgoing events."""
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from .frozen import by_constructor
+
 if TYPE_CHECKING:
     from .blocks import Block
     from .syntax import Syntax
@@ -40,6 +42,9 @@ class BlockType:
     on_start: OnStart | None
     validators: tuple[Validator, ...]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)
+
     @classmethod
     def generic(cls, name: str) -> BlockType:
         """An unregistered type accepted as it is (``unknown="block"``): no models,
@@ -67,6 +72,10 @@ class TypeTable:
     """
 
     __slots__ = ("_generic", "markers", "prefixes", "unknown")
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (a constructor call: the compiled build's ``__new__`` would call ``__init__``)
+        return (TypeTable, (self.markers, self.unknown))
 
     def __init__(self, markers: Mapping[str, BlockType], unknown: str = "text") -> None:
         if unknown not in ("text", "error", "block"):

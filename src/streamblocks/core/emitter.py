@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 from pydantic import ValidationError
 
 from .blocks import Block
@@ -33,6 +34,7 @@ from .syntax import BODY, Header, ParseFailure
 from .validation import run_validators, validate_content, validate_metadata
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Emitter:
     """One stream's outgoing events, offset and counters."""
 

@@ -8,8 +8,8 @@ they are of the same class and have equal fields.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import astuple, dataclass
 from enum import Enum
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -62,12 +62,12 @@ class Usage:
     def updated(self, newer: Usage) -> Usage:
         """This usage with every field ``newer`` reports replacing it: providers report
         usage in pieces (input tokens first, output tokens at the end), later wins."""
-        changes = {
-            name: getattr(newer, name)
-            for name in self.__slots__
-            if getattr(newer, name) is not None
-        }
-        return replace(self, **changes)
+        mine, theirs = astuple(self), astuple(newer)
+        return Usage(*(old if new is None else new for old, new in zip(mine, theirs, strict=True)))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (a constructor call, as ``Block``: the compiled build cannot set a frozen field)
+        return (Usage, astuple(self))
 
 
 class Counts(NamedTuple):
@@ -81,14 +81,23 @@ class Counts(NamedTuple):
     """``BLOCK_ERROR`` events."""
 
 
-def _same_event(self: tuple[Any, ...], other: object) -> bool:
+def _equality_by_class() -> tuple[Callable[[Any, object], bool], Callable[[Any, object], bool]]:
     """Events compare by class and fields: a ``TextDelta`` never equals another
-    one-field event (or a plain tuple) holding the same value."""
-    return type(self) is type(other) and tuple.__eq__(self, other)
+    one-field event (or a plain tuple) holding the same value.
+
+    The two functions are made inside a function because the compiled build binds a
+    nested function as a method (it gets a ``__get__``) but not a module-level one."""
+
+    def same(self: tuple[Any, ...], other: object) -> bool:
+        return type(self) is type(other) and tuple.__eq__(self, other)
+
+    def different(self: tuple[Any, ...], other: object) -> bool:
+        return not same(self, other)
+
+    return same, different
 
 
-def _different_event(self: tuple[Any, ...], other: object) -> bool:
-    return not _same_event(self, other)
+_same_event, _different_event = _equality_by_class()
 
 
 # Each event is a named tuple of its fields (``_…Fields``) and a subclass that adds

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from .frozen import by_constructor
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +23,9 @@ class Limits:
     max_block_chars: int = 1_048_576
     max_marker_chars: int = 2_048
     max_metadata_chars: int = 65_536
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)
 
     def __post_init__(self) -> None:
         for name in ("max_block_chars", "max_marker_chars", "max_metadata_chars"):

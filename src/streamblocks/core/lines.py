@@ -29,7 +29,7 @@ from .line_syntax import (
 )
 from .open_block import OpenBlock
 from .syntax import BODY as WHOLE_BODY
-from .syntax import Header
+from .syntax import Header, settle_class_values
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -127,7 +127,7 @@ def _offer(sc: Scanner, body: str, complete: bool, first: int) -> tuple[int, Lin
             pending = True
         elif answer.__class__ is not Verdict:  # a parser: the syntax took the line
             assert isinstance(answer, LineParser)
-            return index, answer
+            return index, settle_class_values(answer)
     return PENDING if pending else TEXT
 
 

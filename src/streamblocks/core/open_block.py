@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .errors import ErrorCode
 from .line_syntax import LineParser
 from .partials import Source
@@ -14,6 +16,7 @@ COMPACT_EVERY = 256
 """Held pieces joined into one at a time (see :meth:`OpenBlock.add`)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OpenBlock:
     """A block being read: its held raw text and what its header said.
 
@@ -27,6 +30,7 @@ class OpenBlock:
         "block_type",
         "body_end",
         "compact_at",
+        "compacted",
         "error",
         "header",
         "index",
@@ -52,6 +56,8 @@ class OpenBlock:
         self.raw: list[str] = []
         self.raw_len = 0
         self.compact_at = COMPACT_EVERY
+        self.compacted = 0
+        """Characters joined by :meth:`compact` so far (tests check that it is linear)."""
         self.opener_len = 0
         self.body_end = -1
         self.spans: list[int] = []
@@ -92,7 +98,8 @@ class OpenBlock:
     def compact(self) -> None:
         raw = self.raw
         first = self.compact_at - COMPACT_EVERY
-        raw[first:] = ["".join(raw[first:])]
+        raw[first:] = [joined := "".join(raw[first:])]
+        self.compacted += len(joined)
         self.compact_at = len(raw) + COMPACT_EVERY
 
     def add_content(self, piece: str) -> None:

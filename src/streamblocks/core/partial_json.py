@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 __all__ = ["PartialJson", "copy_json"]
 
 _RUN: Final = re.compile(r'[^"\\]+')
@@ -63,6 +65,7 @@ def copy_json(value: Any) -> Any:
 _CONTAINERS: Final = (dict, list)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PartialJson:
     """Reads one JSON value from pieces of text (see the module docstring)."""
 

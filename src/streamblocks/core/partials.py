@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .partial_json import PartialJson
 
 __all__ = ["JsonSource", "PartialAt", "Path", "Source", "source_for"]
@@ -21,6 +23,7 @@ Path = tuple[str | int, ...]
 """Keys and indexes from the top of a value down to one place in it."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Source:
     """The pieces one block has streamed, and a reader over them."""
 
@@ -38,6 +41,7 @@ class Source:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class JsonSource(Source):
     """A block whose deltas are JSON text (tool-call arguments, structured output)."""
 

@@ -7,7 +7,15 @@ import contextlib
 import itertools
 import uuid
 from collections import deque
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from typing import Any
 
 from ..adapters.protocols import InputAdapter, OutputAdapter
@@ -18,7 +26,7 @@ from .limits import Limits
 from .registry import BlockRegistry, TypeTable
 from .session import Session
 from .snapshot import load_session
-from .syntax import InlineSyntax, Syntax, SyntaxPlan, default_syntax
+from .syntax import InlineSyntax, Syntax, SyntaxPlan, default_syntax, settle_class_values
 
 UNKNOWN_POLICIES = ("text", "error", "block")
 
@@ -47,9 +55,9 @@ class StreamBlockProcessor:
 
     def __init__(
         self,
-        registry: BlockRegistry,
+        registry: BlockRegistry | Any,
         *,
-        syntax: Syntax | None = None,
+        syntax: Syntax | Any | None = None,
         input_adapter: InputAdapter | str | None = "auto",
         output_adapter: OutputAdapter | None = None,
         limits: Limits | None = None,
@@ -59,6 +67,8 @@ class StreamBlockProcessor:
         abort_on: AbortSpec = None,
         markup: Any = None,
     ) -> None:
+        # (``| Any`` above: the compiled build would reject a wrong type with its own
+        # TypeError before these checks could name the mistake)
         if not isinstance(registry, BlockRegistry):
             raise RegistryError(f"registry must be a BlockRegistry, got {type(registry).__name__}")
         if syntax is not None and not isinstance(syntax, Syntax):
@@ -99,7 +109,7 @@ class StreamBlockProcessor:
                 for syntax, markers in self.registry.syntax_plan(self.syntax)
             ]
             for syntax, table in plan:
-                syntax.check(table)
+                settle_class_values(syntax).check(table)
             _check_inline(plan)
             shows_fences = any(getattr(s, "shows_code_fences", False) for s, _ in plan)
             inline_code_aware = any(isinstance(s, InlineSyntax) and s.code_aware for s, _ in plan)
@@ -160,6 +170,11 @@ class StreamBlockProcessor:
         consumer stops early (closing this generator) and when ``abort_on`` fires; an
         exception from the source comes out unchanged after the events already decided.
         """
+        return Events(self._events(source, output_adapter))
+
+    def _events(
+        self, source: Iterable[Any], output_adapter: OutputAdapter | None
+    ) -> Generator[Any, None, None]:
         iterator = iter(source)
         first = list(itertools.islice(iterator, 1)) if self.markup == "auto" else []
         session = self.session(model=_model_of(first))
@@ -200,6 +215,27 @@ class StreamBlockProcessor:
 
 
 _END = object()
+
+
+class Events:
+    """The events of one synchronous stream (what :meth:`~StreamBlockProcessor.process`
+    returns): its generator, closed when the consumer drops it — which a compiled
+    generator, unlike Python's, does not do by itself."""
+
+    def __init__(self, events: Generator[Any, None, None]) -> None:
+        self._events = events
+
+    def __iter__(self) -> Events:
+        return self
+
+    def __next__(self) -> Any:
+        return next(self._events)
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __del__(self) -> None:
+        self._events.close()
 
 
 class AsyncEvents:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import Callable, Hashable
-from typing import Any
+from typing import Any, cast
+
+from mypy_extensions import mypyc_attr
 
 from ..adapters.detection import detect_input_adapter
 from ..adapters.protocols import (
@@ -44,6 +46,7 @@ _COMPACT_EVERY = 256
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _NativeBlock:
     """An open native block. Its ``attrs`` dict is private: the ``BLOCK_START`` and the
     final :class:`Block` get their own copies, so an emitted event never changes."""
@@ -82,6 +85,7 @@ def _describe(event: Any) -> str:
     return name
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ProviderEvents:
     """Feeds provider events through the stream's input adapter."""
 
@@ -163,7 +167,7 @@ class ProviderEvents:
                 self._odd_answer(adapter, answer)
                 category = EventCategory.PASSTHROUGH
             elif category is EventCategory.TEXT_CONTENT:
-                text = adapter.extract_text(event)
+                text = cast(Any, adapter).extract_text(event)  # (not checked: see below)
         except Exception as exc:  # a broken adapter: pass the event on, keep going
             self._adapter_failed(adapter, "categorize/extract_text", exc)
             category = EventCategory.PASSTHROUGH
@@ -292,7 +296,7 @@ class ProviderEvents:
             attrs = dict(native.attrs)
             self._em.emit(BlockStart(block_id, native.block_type, "native", attrs))
         elif isinstance(piece, NativeDelta):
-            text = piece.text
+            text = cast(Any, piece).text  # (the compiled build would check it on read)
             if not isinstance(text, str):
                 self._not_text(event, "a native block's delta", text)
                 return

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from .errors import ErrorCode
 from .events import (
     CONTENT_SECTION,
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from .scanner import Scanner
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Region(InlineOut):
     """One inline region: its reader, what it consumed and what it decided."""
 

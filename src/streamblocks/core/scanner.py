@@ -1,6 +1,5 @@
-"""The scanner: the one place where the session decides what text is.
-
-It reads the stream's text once, left to right, in one of four states:
+"""The scanner: the one place where the session decides what text is. It reads the stream's
+text once, left to right, in one of four states:
 
 * **visible** — mid-line, outside blocks (or in a code fence the model shows): one
   compiled search finds the next inline opener of any active inline syntax, or the next
@@ -12,12 +11,10 @@ It reads the stream's text once, left to right, in one of four states:
   chunk's end is held, bounded by ``max_marker_chars``;
 * **block** — mid-line inside a line block: one search finds the next line that may be
   the block's marker; everything before it is the block's, in one piece;
-* **region** — an inline syntax's reader has the text (:mod:`.region`): every character
-  goes to it once, until it says where its region ends.
+* **region** — an inline syntax's reader (:mod:`.region`) takes every character once, to its end.
 
-Token-sized and long chunks run this same code. :attr:`Scanner.examined` counts the
-characters each step looks at (searched, handed to a syntax, offered as a line), so
-tests can check that the work is linear without timing anything.
+Token-sized and long chunks run this same code. :attr:`Scanner.examined` counts the characters
+looked at (searched, handed to a syntax, offered as a line): tests check that it is linear.
 """
 
 from __future__ import annotations
@@ -25,6 +22,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
+
+from mypy_extensions import mypyc_attr
 
 from . import lines
 from .emitter import Emitter
@@ -43,6 +42,7 @@ SLOW, VISIBLE, LINE_START, CONTENT_MODE, BLOCK_LINE, REGION = range(6)
 """The scanner's lean modes (see :meth:`Scanner.settle`)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Scanner:
     """One stream's reading state (see the module docstring)."""
 

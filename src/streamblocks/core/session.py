@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..adapters.protocols import InputAdapter
 from ..transforms import DeltaTransform, compose_transforms
 from .emitter import Emitter
@@ -42,6 +44,7 @@ from .syntax import SyntaxPlan
 _BOM = "\ufeff"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Session:
     """One stream's state. ``feed`` each chunk, then ``close``; both return events.
 

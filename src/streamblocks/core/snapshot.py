@@ -24,10 +24,13 @@ snapshot made by the pure-Python build restores in the compiled build and back.
 
 from __future__ import annotations
 
+import _pickle
 import io
 import pickle
 from enum import Enum
 from typing import TYPE_CHECKING, Any
+
+from mypy_extensions import mypyc_attr
 
 from .._version import __version__
 from .errors import SnapshotError
@@ -39,7 +42,7 @@ Config = tuple[Any, Any, Any, tuple[Any, ...], Any]
 """What a session refers to, from its processor: plan, limits, input adapter,
 transforms, abort policy."""
 
-FORMAT = 1
+FORMAT = 2
 _MAGIC = b"streamblocks-snapshot"
 
 
@@ -88,8 +91,6 @@ class _Parts:
     large held text is copied once into the snapshot, not into a growing buffer and
     then again into the result."""
 
-    __slots__ = ("parts",)
-
     def __init__(self, *parts: bytes) -> None:
         self.parts = list(parts)
 
@@ -101,7 +102,11 @@ class _Parts:
         return b"".join(self.parts)
 
 
-class _Pickler(pickle.Pickler):
+# The pickler and unpickler extend pickle's C classes (named by their module, ``_pickle``,
+# which the compiled build needs imported), whose memory layout a compiled (native) class
+# cannot share: they stay plain Python classes with compiled methods.
+@mypyc_attr(native_class=False)
+class _Pickler(_pickle.Pickler):
     def __init__(self, file: _Parts, refs: dict[int, int]) -> None:
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self._refs = refs
@@ -111,15 +116,16 @@ class _Pickler(pickle.Pickler):
 
     def reducer_override(self, obj: Any) -> Any:
         cls = type(obj)
-        if not cls.__module__.startswith("streamblocks.") or issubclass(cls, _BY_DEFAULT):
+        if (
+            not cls.__module__.startswith("streamblocks.")
+            or issubclass(cls, _BY_DEFAULT)
+            or "__reduce__" in vars(cls)  # (it says how: ``Block``, ``PartialAt``)
+        ):
             return NotImplemented
-        getstate = getattr(cls, "__getstate__", None)
-        if getstate is not None and getstate is not getattr(object, "__getstate__", None):
-            state = (True, obj.__getstate__())
-        else:
-            state = (False, _attributes(obj))
-        # (made first, its state set after: the state may refer back to the object)
-        return _new, (cls,), state, None, None, _set_state
+        # (made first, its state set after: the state may refer back to the object.
+        # Never ``__getstate__``: a compiled class has mypyc's, whose state the pure
+        # class cannot take.)
+        return _new, (cls,), _attributes(obj), None, None, _set_state
 
 
 _BY_DEFAULT = (tuple, Enum, BaseException, type)
@@ -149,17 +155,14 @@ def _new(cls: Any) -> Any:
     return cls.__new__(cls)
 
 
-def _set_state(obj: Any, state: tuple[bool, Any]) -> None:
-    """Give ``obj`` the state :meth:`_Pickler.reducer_override` wrote."""
-    explicit, values = state
-    if explicit:
-        obj.__setstate__(values)
-    else:
-        for name, value in values.items():
-            object.__setattr__(obj, name, value)
+def _set_state(obj: Any, state: dict[str, Any]) -> None:
+    """Give ``obj`` the attributes :meth:`_Pickler.reducer_override` wrote."""
+    for name, value in state.items():
+        object.__setattr__(obj, name, value)
 
 
-class _Unpickler(pickle.Unpickler):
+@mypyc_attr(native_class=False)
+class _Unpickler(_pickle.Unpickler):
     def __init__(self, file: io.BytesIO, objects: list[Any]) -> None:
         super().__init__(file)
         self._objects = objects

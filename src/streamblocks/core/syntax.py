@@ -114,13 +114,15 @@ from __future__ import annotations
 import importlib
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple
+from dataclasses import is_dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, SupportsIndex
 
 from mypy_extensions import mypyc_attr
 
 # Imported at run time: a compiled (mypyc) NamedTuple needs its field types.
 from .block_types import BlockType
 from .errors import ErrorCode
+from .frozen import by_constructor
 
 if TYPE_CHECKING:
     from .block_types import TypeTable
@@ -198,6 +200,10 @@ class Syntax(metaclass=ABCMeta):
     def describe(self, types: Sequence[BlockType]) -> str:
         """The system-prompt section for ``types`` (never empty): how to write this
         syntax's blocks, then one entry per type (see :func:`streamblocks.prompts.listing`)."""
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> str | tuple[Any, ...]:
+        # (a frozen dataclass syntax as a constructor call: see ``frozen``)
+        return by_constructor(self) if is_dataclass(self) else super().__reduce_ex__(protocol)
 
     def check(self, types: TypeTable) -> None:  # noqa: B027  (optional hook)
         """Raise :class:`~streamblocks.core.errors.RegistryError` when this syntax cannot
@@ -332,3 +338,23 @@ def default_syntax(role: str = "syntax") -> Syntax:
         return _DEFAULTS[role]()
     except KeyError:
         raise RuntimeError(f"no default {role} syntax: import streamblocks.syntaxes") from None
+
+
+_COMPILED = "__mypyc_attrs__" in vars(Syntax)
+
+
+def settle_class_values(obj: Any) -> Any:
+    """``obj`` (a syntax or parser), its class attributes (``started = True``,
+    ``starts_with = "@"``) made what the core reads. In the compiled build the core
+    reads a native attribute, which a Python subclass's class attribute does not reach:
+    each is written into it. Nothing to do in the pure build or for a compiled class."""
+    cls = type(obj)
+    if not _COMPILED or "__mypyc_attrs__" in vars(cls):
+        return obj
+    native = next(k for k in cls.__mro__ if "__mypyc_attrs__" in vars(k))
+    names = {n for k in native.__mro__ for n in vars(k).get("__mypyc_attrs__", ())}
+    for klass in reversed(cls.__mro__[: cls.__mro__.index(native)]):
+        for name, value in vars(klass).items():
+            if name in names and not hasattr(value, "__get__"):
+                getattr(native, name).__set__(obj, value)
+    return obj

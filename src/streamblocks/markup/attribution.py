@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 Piece = tuple[Any, ...]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Attribution:
     """The pieces decided so far and the characters read but not decided yet.
 

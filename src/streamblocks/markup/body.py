@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .arguments import STREAMED
 from .grammar import Call, CallFormat
 from .scan import METER, BodyScanner, Meter
@@ -22,6 +24,7 @@ START_WINDOW = 64
 """A bare call at the reply's start shows its name this early, or is text."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class CallBody:
     """The text of one call's body, read once: ``begin`` when its first character
     shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .arguments import ArgumentStream, Streamed
 from .scan import EndSpec, Literals, search
 from .schema import ToolSchemas
@@ -120,6 +122,7 @@ class Grammar:
         return {m for m in found if m}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tables:
     """What a reader looks for, built once per grammar: the markers of visible text and
     what each starts, the markers inside each section, those a closed block takes."""

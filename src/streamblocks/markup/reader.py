@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from . import calls
 from .attribution import Attribution, Piece
 from .body import AFTER, BODY, BODY_START, LEAD, SECTION, TEXT, THINK, WINDOW, CallBody
@@ -23,6 +25,7 @@ from .scan import Literals
 from .schema import ToolSchemas
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Reader:
     """Reads one stream's markup of one grammar (or one region of it: ``region=True``
     stops at the first visible text, see :mod:`streamblocks.markup.syntax`)."""

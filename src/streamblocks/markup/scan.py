@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 
 class Literals:
     """A set of literal markers: the first one in a text, and how much of a text's end
@@ -90,6 +92,7 @@ class _Region:
     zero_width: frozenset[str]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BodyScanner:
     """Finds the end of one call's body, chunk by chunk.
 
@@ -218,6 +221,7 @@ def _next_special(text: str, i: int, quote: str) -> int:
     return found.start() if found is not None else -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Meter:
     """The characters a body's parse looks at beyond one pass over it, so that
     ``Session.examined`` counts the parse's work too and the linear-work tests see a

@@ -77,6 +77,7 @@ def closing_fence(line: str, fence: Fence, complete: bool) -> Verdict:
     return CLOSE if run >= fence.length else REJECT
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ShownFence(LineParser):
     """A fence the model shows as code: visible text up to its closing fence."""
 

@@ -79,6 +79,7 @@ def _broken(message: str) -> Header:
     return Header("", None, None, {}, None, (ErrorCode.PARSE_FAILED, message))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _FrontmatterBlock(LineParser):
     """``!!start`` was read; a ``---`` line must follow, then YAML up to ``---``."""
 

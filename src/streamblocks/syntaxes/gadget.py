@@ -41,6 +41,7 @@ _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _NAME_SO_FAR = re.compile(r"[A-Za-z0-9_.\-]*\s*")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _GadgetBlock(LineParser):
     """One gadget being read: classifies ``!!!ARG:`` lines, value lines and the end."""
 
@@ -104,6 +105,7 @@ class _GadgetBlock(LineParser):
         return build_arguments(pairs, model)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class GadgetSource(Source):
     """``BlockDelta.partial`` of a gadget: the argument object built from the pointers
     read so far. A value is complete once the next ``!!!ARG:`` line is read; the one

@@ -40,6 +40,7 @@ from .frontmatter import FRONTMATTER_FENCE, frontmatter_header
 _FIRST, _FRONTMATTER = 0, 1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _FenceBlock(LineParser):
     """An opening fence was read; the next line says whether a frontmatter follows."""
 

@@ -91,6 +91,7 @@ def _metadata(
     return mapping, positional, problem
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _PreambleBlock(LineParser):
     def __init__(self, header: Header, end_marker: str) -> None:
         self.header = header

@@ -14,10 +14,8 @@ The grammar, chosen so that prose never stalls the stream for long:
 So ``a < b`` and ``<3`` are text at once, ``<div>`` when its ``>`` shows a complete tag
 that is not registered, ``<note, …`` at the comma. With ``code_aware`` a backtick run
 opens an inline code span, visible text up to the closing run of the same length or
-the end of the line, in which no tag is recognised.
-
-The reader keeps its state between chunks (how much of the tag or of the closing tag it
-has seen), so each character is looked at once whatever the chunking.
+the end of the line, in which no tag is recognised. The reader keeps its state between chunks
+(how much of a tag it has seen), so each character is looked at once whatever the chunking.
 """
 
 from __future__ import annotations
@@ -89,6 +87,7 @@ def xml_header(name: str, attrs: dict[str, str], types: TypeTable) -> Header:
     return Header(name, block_type, attrs.get("id") or None, attrs, attrs if described else None)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _Element(InlineReader):
     """One ``<tag …>…</tag>``: the opening tag, then the body up to the closing tag."""
 
@@ -296,6 +295,7 @@ class _Element(InlineReader):
         out.fail(ErrorCode.UNCLOSED, f"the stream ended inside <{name}> before its </{name}>")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _CodeSpan(InlineReader):
     """An inline code span: visible text from a backtick run to the closing run of the
     same length, or to the end of the line."""
