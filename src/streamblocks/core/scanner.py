@@ -62,6 +62,7 @@ class Scanner:
         "line",
         "max_marker",
         "mode",
+        "nl_lean",
         "openers",
         "outside_search",
         "outside_starts",
@@ -109,6 +110,11 @@ class Scanner:
         self.outside_search = _visible_search(self.outside_starts, self.all_openers)
         self.visible_stop = _lean_visible_stop(self.outside_starts, self.all_openers)
         """The lean visible step's search: anything that ends plain visible text."""
+        self.nl_lean = self.outside_starts is not None and not any(
+            "\n" in opener for opener in self.all_openers
+        )
+        """Whether a newline ending a chunk of visible text is the stop it matches
+        alone (no opener holds a newline), so the lean step goes on at the line start."""
         self.searched: LineParser | None = None
         """The parser the next three searches were made for (see :meth:`_searches`)."""
         self.block_search: _Search = _nothing
@@ -306,6 +312,16 @@ class Scanner:
                     elif not line:
                         mode = BLOCK_LINE
         self.mode = mode
+
+    def line_ends(self, stop: re.Match[str], chunk: str) -> bool:
+        """In a lean visible step: whether ``stop``, what the visible search found in
+        ``chunk``, is only the newline ending it; then the next chunk is read at the line
+        start (:data:`LINE_START`), whose first character decides."""
+        if self.nl_lean and stop.start() == len(chunk) - 1 and chunk[-1] == "\n":
+            self.line = ""
+            self.mode = LINE_START
+            return True
+        return False
 
     # ------------------------------------------------------------------ the end
 

@@ -36,7 +36,7 @@ from .events import (
 from .limits import Limits
 from .line_syntax import CONTENT
 from .provider import ProviderEvents
-from .scanner import CONTENT_MODE, LINE_START, REGION, SLOW, VISIBLE, Scanner
+from .scanner import BLOCK_LINE, CONTENT_MODE, LINE_START, REGION, SLOW, VISIBLE, Scanner
 from .syntax import SyntaxPlan
 
 _BOM = "\ufeff"
@@ -101,15 +101,20 @@ class Session:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see Scanner.settle).
             if mode == VISIBLE:
-                if scan.visible_stop(chunk) is None:
+                stop = scan.visible_stop(chunk)
+                if stop is None or scan.line_ends(stop, chunk):
                     n = len(chunk)
                     scan.examined += n
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
             elif mode == LINE_START:
-                if chunk[0] not in scan.outside_starts and scan.visible_stop(chunk) is None:  # type: ignore[operator]
-                    scan.line = None  # (the line is decided: no marker starts with it)
-                    scan.mode = VISIBLE
+                if chunk[0] not in scan.outside_starts:  # type: ignore[operator]
+                    stop = scan.visible_stop(chunk)
+                    if stop is None:
+                        scan.line = None  # (the line is decided: no marker starts with it)
+                        scan.mode = VISIBLE
+                    elif not scan.line_ends(stop, chunk):
+                        return self._feed(chunk)
                     n = len(chunk)
                     scan.examined += n
                     self._em.pos += n
@@ -125,14 +130,19 @@ class Session:
                 block = scan.block
                 assert parser is not None and block is not None
                 n = len(chunk)
+                stop = scan.content_stop(chunk)
                 if (
-                    scan.content_stop(chunk) is None
+                    (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
                     and block.raw_len + n <= self._limits.max_block_chars
                     and (mode == CONTENT_MODE or chunk[0] not in parser.marker_starts)  # type: ignore[operator]
                 ):
-                    scan.line = None
+                    if stop is None:
+                        scan.line = None
+                        scan.mode = CONTENT_MODE
+                    else:  # (the block's next line: its first character decides)
+                        scan.line = ""
+                        scan.mode = BLOCK_LINE
                     scan.flow = CONTENT
-                    scan.mode = CONTENT_MODE
                     scan.examined += n
                     self._em.pos += n
                     raw = block.raw  # (OpenBlock.add, inline)
