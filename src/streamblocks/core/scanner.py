@@ -58,6 +58,7 @@ class Scanner:
         "flow",
         "inline",
         "lean",
+        "lean_from",
         "limits",
         "line",
         "max_marker",
@@ -137,6 +138,8 @@ class Scanner:
         """Whether the session takes the lean steps at all (text in, no transforms)."""
         self.mode = SLOW
         """The lean step the next chunk may take (see :meth:`settle`)."""
+        self.lean_from = 0
+        """The stream offset where the lean steps began (see :meth:`count_lean`)."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -312,6 +315,18 @@ class Scanner:
                     elif not line:
                         mode = BLOCK_LINE
         self.mode = mode
+        self.lean_from = self.em.pos
+
+    def count_lean(self) -> None:
+        """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
+        Outside a region a lean step searches its chunk once and takes it whole, so
+        it adds to the stream offset only, and this brings the count up to date
+        (before a full step, at the end, when the count is read)."""
+        mode = self.mode
+        if mode and mode != REGION:
+            pos = self.em.pos
+            self.examined += pos - self.lean_from
+            self.lean_from = pos
 
     def line_ends(self, stop: re.Match[str], chunk: str) -> bool:
         """In a lean visible step: whether ``stop``, what the visible search found in

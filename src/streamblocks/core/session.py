@@ -104,7 +104,6 @@ class Session:
                 stop = scan.visible_stop(chunk)
                 if stop is None or scan.line_ends(stop, chunk):
                     n = len(chunk)
-                    scan.examined += n
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
             elif mode == LINE_START:
@@ -116,7 +115,6 @@ class Session:
                     elif not scan.line_ends(stop, chunk):
                         return self._feed(chunk)
                     n = len(chunk)
-                    scan.examined += n
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
             elif mode == REGION:
@@ -143,7 +141,6 @@ class Session:
                         scan.line = ""
                         scan.mode = BLOCK_LINE
                     scan.flow = CONTENT
-                    scan.examined += n
                     self._em.pos += n
                     raw = block.raw  # (OpenBlock.add, inline)
                     raw.append(chunk)
@@ -159,6 +156,8 @@ class Session:
     def _feed(self, chunk: Any) -> list[Event]:
         """``feed`` through the full machinery; it leaves the scanner settled for the
         next chunk's lean step."""
+        scan = self._scan
+        scan.count_lean()
         if self._closed:
             raise SessionClosedError("feed() after close()")
         if self._busy:
@@ -168,7 +167,6 @@ class Session:
             provider._after_end([chunk])
             return []
         self._busy = True  # stays set if this call raises (see close())
-        scan = self._scan
         scan.mode = SLOW
         em = self._em
         out = em.out = []
@@ -196,6 +194,7 @@ class Session:
 
     def close(self) -> list[Event]:
         """End the stream: report what is still open and emit ``STREAM_FINISHED``."""
+        self._scan.count_lean()
         self._scan.mode = SLOW
         if self._closed:
             raise SessionClosedError("close() called twice")
@@ -249,6 +248,7 @@ class Session:
     def examined(self) -> int:
         """Characters the scanner has looked at so far (searched, handed to a syntax,
         offered as a line): a counter for checking that the work is linear."""
+        self._scan.count_lean()
         return self._scan.examined
 
     def snapshot(self) -> bytes:
@@ -260,6 +260,7 @@ class Session:
 
     def __getstate__(self) -> tuple[Any, ...]:
         """The session's state, explicitly (snapshots pickle it)."""
+        self._scan.count_lean()
         return (
             self.stream_id, self._plan, self._limits, self._identity, self._started,
             self._closed, self._busy, self._aborted, self._em, self._scan, self._provider,
@@ -279,6 +280,7 @@ class Session:
         """``close()`` for a stream that did not end normally: nothing more is read or
         reported, only ``STREAM_FINISHED`` with ``stop_reason=error`` and ``cause``."""
         self._closed = True
+        self._scan.count_lean()
         self._scan.mode = SLOW
         em = self._em
         em.out = []
