@@ -290,6 +290,22 @@ def test_core_v2_matches_the_reference_for_every_chunking(text: str, data: st.Da
     check(text, random_pieces(text, data))
 
 
+def line_pieces(text: str, size: int) -> list[str]:
+    """Each line cut into ``size``-character pieces, the last ending at its newline: the
+    session's lean step goes on at each line start (``Scanner.line_ends``)."""
+    pieces: list[str] = []
+    for line in text.splitlines(keepends=True):
+        pieces += [line[i : i + size] for i in range(0, len(line), size)]
+    return pieces
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=DOCUMENTS, size=st.sampled_from([1, 3, 4, 80]))
+def test_core_matches_the_reference_when_chunks_end_at_newlines(text: str, size: int) -> None:
+    assume(not v2_only(text))
+    check(text, line_pieces(text, size))
+
+
 # ---------------------------------------------------------------------- examples
 
 

@@ -19,9 +19,7 @@ looked at (searched, handed to a syntax, offered as a line): tests check that it
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable
 
 from mypy_extensions import mypyc_attr
 
@@ -33,10 +31,17 @@ from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
 from .region import Region, open_region
 from .registry import TypeTable
+from .searches import (
+    Search,
+    Stop,
+    lean_content_stop,
+    lean_visible_stop,
+    line_search,
+    nothing,
+    tail_search,
+    visible_search,
+)
 from .syntax import InlineSyntax, SyntaxPlan
-
-_Search = Callable[[str, int], "re.Match[str] | None"]
-_Stop = Callable[[str], "re.Match[str] | None"]
 
 SLOW, VISIBLE, LINE_START, CONTENT_MODE, BLOCK_LINE, REGION = range(6)
 """The scanner's lean modes (see :meth:`Scanner.settle`)."""
@@ -58,10 +63,12 @@ class Scanner:
         "flow",
         "inline",
         "lean",
+        "lean_from",
         "limits",
         "line",
         "max_marker",
         "mode",
+        "nl_lean",
         "openers",
         "outside_search",
         "outside_starts",
@@ -104,16 +111,21 @@ class Scanner:
             for opener in syntax.openers(table)
         )
         self.all_openers = tuple(opener for _, opener, _, _ in self.openers)
-        self.tails = _tail_search(self.all_openers)
+        self.tails = tail_search(self.all_openers)
         self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
-        self.outside_search = _visible_search(self.outside_starts, self.all_openers)
-        self.visible_stop = _lean_visible_stop(self.outside_starts, self.all_openers)
+        self.outside_search = visible_search(self.outside_starts, self.all_openers)
+        self.visible_stop = lean_visible_stop(self.outside_starts, self.all_openers)
         """The lean visible step's search: anything that ends plain visible text."""
+        self.nl_lean = self.outside_starts is not None and not any(
+            "\n" in opener for opener in self.all_openers
+        )
+        """Whether a newline ending a chunk of visible text is the stop it matches
+        alone (no opener holds a newline), so the lean step goes on at the line start."""
         self.searched: LineParser | None = None
         """The parser the next three searches were made for (see :meth:`_searches`)."""
-        self.block_search: _Search = _nothing
-        self.fence_search: _Search = _nothing
-        self.content_stop: _Stop = _nothing
+        self.block_search: Search = nothing
+        self.fence_search: Search = nothing
+        self.content_stop: Stop = nothing
         self.scan_fences = any(not syntax.code_aware for _, syntax, _ in inline)
         self.line: str | None = ""
         """The held start of the current line (``""``: at a line start, nothing held;
@@ -131,6 +143,8 @@ class Scanner:
         """Whether the session takes the lean steps at all (text in, no transforms)."""
         self.mode = SLOW
         """The lean step the next chunk may take (see :meth:`settle`)."""
+        self.lean_from = 0
+        """The stream offset where the lean steps began (see :meth:`count_lean`)."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -265,9 +279,9 @@ class Scanner:
         self.searched = parser
         starts = parser.marker_starts
         openers = self.all_openers if self.scan_fences else ()
-        self.fence_search = _visible_search(starts, openers)
-        self.block_search = _line_search(starts) if starts is not None else _nothing
-        self.content_stop = _lean_content_stop(starts)
+        self.fence_search = visible_search(starts, openers)
+        self.block_search = line_search(starts) if starts is not None else nothing
+        self.content_stop = lean_content_stop(starts)
 
     # ------------------------------------------------------------------ the lean steps
 
@@ -306,6 +320,28 @@ class Scanner:
                     elif not line:
                         mode = BLOCK_LINE
         self.mode = mode
+        self.lean_from = self.em.pos
+
+    def count_lean(self) -> None:
+        """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
+        Outside a region a lean step searches its chunk once and takes it whole, so
+        it adds to the stream offset only, and this brings the count up to date
+        (before a full step, at the end, when the count is read)."""
+        mode = self.mode
+        if mode and mode != REGION:
+            pos = self.em.pos
+            self.examined += pos - self.lean_from
+            self.lean_from = pos
+
+    def line_ends(self, stop: re.Match[str], chunk: str) -> bool:
+        """In a lean visible step: whether ``stop``, what the visible search found in
+        ``chunk``, is only the newline ending it; then the next chunk is read at the line
+        start (:data:`LINE_START`), whose first character decides."""
+        if self.nl_lean and stop.start() == len(chunk) - 1 and chunk[-1] == "\n":
+            self.line = ""
+            self.mode = LINE_START
+            return True
+        return False
 
     # ------------------------------------------------------------------ the end
 
@@ -338,63 +374,3 @@ class _NoLines(LineParser):
 
 
 _NO_LINES = _NoLines()
-
-
-@functools.lru_cache(maxsize=256)
-def _visible_search(starts: str | None, openers: tuple[str, ...]) -> _Search:
-    """The one search of the visible state: an opener, or a newline before a line that
-    a marker may start (any newline when ``starts`` is ``None``)."""
-    parts = [re.escape(opener) for opener in sorted(set(openers), key=len, reverse=True)]
-    if starts is None:
-        parts.append("\n")
-    elif starts:
-        parts.append("\n(?=[" + re.escape(starts) + "])")
-    if not parts:
-        return _nothing
-    return re.compile("|".join(parts)).search
-
-
-@functools.lru_cache(maxsize=256)
-def _line_search(starts: str) -> _Search:
-    """The newline before the next line that may be a marker (a character of
-    ``starts`` begins it)."""
-    return re.compile("\n[" + re.escape(starts) + "]").search if starts else _nothing
-
-
-@functools.lru_cache(maxsize=64)
-def _tail_search(openers: tuple[str, ...]) -> _Search | None:
-    """Finds a text's longest tail that is a proper prefix of an opener."""
-    prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
-    if not prefixes:
-        return None
-    alternatives = "|".join(re.escape(p) for p in sorted(prefixes, key=len, reverse=True))
-    return re.compile(f"(?:{alternatives})\\Z").search
-
-
-@functools.lru_cache(maxsize=256)
-def _lean_visible_stop(starts: str | None, openers: tuple[str, ...]) -> _Stop:
-    """What ends plain visible text in one chunk: an opener, a line start a marker
-    may begin (a newline before such a character, or at the chunk's end), or a tail
-    that may be the start of an opener."""
-    parts = [re.escape(opener) for opener in sorted(set(openers), key=len, reverse=True)]
-    parts.append(
-        "\n" if starts is None else "\n(?:[" + re.escape(starts) + "]|\\Z)" if starts else "\n\\Z"
-    )
-    prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
-    parts += [re.escape(p) + "\\Z" for p in sorted(prefixes, key=len, reverse=True)]
-    return re.compile("|".join(parts)).search
-
-
-@functools.lru_cache(maxsize=256)
-def _lean_content_stop(starts: str | None) -> _Stop:
-    """What ends a line block's plain content in one chunk: a newline before a
-    line that may be the block's marker, or at the chunk's end."""
-    if starts is None:
-        return re.compile("\n").search
-    if not starts:
-        return re.compile("\n\\Z").search
-    return re.compile("\n(?:[" + re.escape(starts) + "]|\\Z)").search
-
-
-def _nothing(text: str, pos: int = 0) -> re.Match[str] | None:
-    return None

@@ -38,7 +38,7 @@ from .events import (
 from .limits import Limits
 from .line_syntax import CONTENT
 from .provider import ProviderEvents
-from .scanner import CONTENT_MODE, LINE_START, REGION, SLOW, VISIBLE, Scanner
+from .scanner import BLOCK_LINE, CONTENT_MODE, LINE_START, REGION, SLOW, VISIBLE, Scanner
 from .syntax import SyntaxPlan
 
 _BOM = "\ufeff"
@@ -104,17 +104,20 @@ class Session:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see Scanner.settle).
             if mode == VISIBLE:
-                if scan.visible_stop(chunk) is None:
+                stop = scan.visible_stop(chunk)
+                if stop is None or scan.line_ends(stop, chunk):
                     n = len(chunk)
-                    scan.examined += n
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
             elif mode == LINE_START:
-                if chunk[0] not in scan.outside_starts and scan.visible_stop(chunk) is None:  # type: ignore[operator]
-                    scan.line = None  # (the line is decided: no marker starts with it)
-                    scan.mode = VISIBLE
+                if chunk[0] not in scan.outside_starts:  # type: ignore[operator]
+                    stop = scan.visible_stop(chunk)
+                    if stop is None:
+                        scan.line = None  # (the line is decided: no marker starts with it)
+                        scan.mode = VISIBLE
+                    elif not scan.line_ends(stop, chunk):
+                        return self._feed(chunk)
                     n = len(chunk)
-                    scan.examined += n
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
             elif mode == REGION:
@@ -128,15 +131,19 @@ class Session:
                 block = scan.block
                 assert parser is not None and block is not None
                 n = len(chunk)
+                stop = scan.content_stop(chunk)
                 if (
-                    scan.content_stop(chunk) is None
+                    (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
                     and block.raw_len + n <= self._limits.max_block_chars
                     and (mode == CONTENT_MODE or chunk[0] not in parser.marker_starts)  # type: ignore[operator]
                 ):
-                    scan.line = None
+                    if stop is None:
+                        scan.line = None
+                        scan.mode = CONTENT_MODE
+                    else:  # (the block's next line: its first character decides)
+                        scan.line = ""
+                        scan.mode = BLOCK_LINE
                     scan.flow = CONTENT
-                    scan.mode = CONTENT_MODE
-                    scan.examined += n
                     self._em.pos += n
                     raw = block.raw  # (OpenBlock.add, inline)
                     raw.append(chunk)
@@ -152,6 +159,8 @@ class Session:
     def _feed(self, chunk: Any) -> list[Event]:
         """``feed`` through the full machinery; it leaves the scanner settled for the
         next chunk's lean step."""
+        scan = self._scan
+        scan.count_lean()
         if self._closed:
             raise SessionClosedError("feed() after close()")
         if self._busy:
@@ -161,7 +170,6 @@ class Session:
             provider._after_end([chunk])
             return []
         self._busy = True  # stays set if this call raises (see close())
-        scan = self._scan
         scan.mode = SLOW
         em = self._em
         out = em.out = []
@@ -189,6 +197,7 @@ class Session:
 
     def close(self) -> list[Event]:
         """End the stream: report what is still open and emit ``STREAM_FINISHED``."""
+        self._scan.count_lean()
         self._scan.mode = SLOW
         if self._closed:
             raise SessionClosedError("close() called twice")
@@ -242,6 +251,7 @@ class Session:
     def examined(self) -> int:
         """Characters the scanner has looked at so far (searched, handed to a syntax,
         offered as a line): a counter for checking that the work is linear."""
+        self._scan.count_lean()
         return self._scan.examined
 
     def snapshot(self) -> bytes:
@@ -253,6 +263,7 @@ class Session:
 
     def __getstate__(self) -> tuple[Any, ...]:
         """The session's state, explicitly (snapshots pickle it)."""
+        self._scan.count_lean()
         return (
             self.stream_id, self._plan, self._limits, self._identity, self._started,
             self._closed, self._busy, self._aborted, self._em, self._scan, self._provider,
@@ -272,6 +283,7 @@ class Session:
         """``close()`` for a stream that did not end normally: nothing more is read or
         reported, only ``STREAM_FINISHED`` with ``stop_reason=error`` and ``cause``."""
         self._closed = True
+        self._scan.count_lean()
         self._scan.mode = SLOW
         em = self._em
         em.out = []

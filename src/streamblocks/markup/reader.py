@@ -44,6 +44,7 @@ class Reader:
         self.schemas = schemas
         self.region = region
         self.examined = 0  # characters the steps looked at (re-reads included), for tests
+        self.given = 0  # characters fed so far
         self.work = 0  # characters the parses of call bodies looked at
         self.sink = Attribution(region=region)
         self._held = ""
@@ -80,36 +81,47 @@ class Reader:
 
     def feed(self, text: str) -> list[Piece]:
         """Read the next piece of the reply."""
-        delta = self.thinking_only(text)
-        if delta is not None:
-            return [("content", delta)] if delta else []
+        blank = self.blank
+        n = self.thinking_only(text)
+        if n is not None:
+            return [("content", (blank + text)[:n])] if n else []
+        return self.feed_full(text)
+
+    def feed_full(self, text: str) -> list[Piece]:
+        """:meth:`feed` once :meth:`thinking_only` has declined ``text``."""
+        self.given += len(text)
         buf = self._held + text if self._held else text
         self._held = ""
         if buf and not self.sink.ended:
             self._read(buf)
         return self.sink.take()
 
-    def thinking_only(self, text: str) -> str | None:
+    def thinking_only(self, text: str) -> int | None:
         """The common case in one step: inside thinking, a chunk that cannot hold its
-        closer is thinking text. Returns the content it gives (``""``: blanks held), or
-        ``None`` when the chunk needs :meth:`feed`'s full reading."""
+        closer is thinking text. Returns how many characters it gives as content, the
+        blanks held before ``text`` first (0: ``text`` is blanks, held), or ``None``
+        without reading anything when the chunk needs :meth:`feed_full`."""
         if self.mode != THINK or self._held or self._lead:
             return None
         literals = self._think_literals
         stop = literals.firsts
-        if len(stop) == 1 and stop in text:
+        if len(stop) == 1:
+            if stop in text:
+                return None
+        elif literals.first.search(text) is not None:  # type: ignore[union-attr]
             return None
-        if len(stop) > 1 and literals.first.search(text) is not None:  # type: ignore[union-attr]
-            return None
-        self.examined += len(text)
+        n = len(text)
+        self.examined += n
+        self.given += n
         body = text.rstrip()
         if not body:
             self.blank += text
-            return ""
-        delta = self.blank + body if self.blank else body
+            return 0
+        blank = self.blank
         self.blank = text[len(body) :]
-        self.sink.attributed += len(delta)
-        return delta
+        n = len(blank) + len(body)
+        self.sink.attributed += n
+        return n
 
     def finish(self, *, cut: bool = False) -> list[Piece]:
         """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""

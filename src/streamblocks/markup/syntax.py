@@ -72,26 +72,24 @@ class MarkupSyntax(InlineSyntax):
 class MarkupRegion(InlineReader):
     """A region of the scanner, read by a markup :class:`Reader`."""
 
-    __slots__ = ("_given", "_initial", "_kind", "_work", "reader")
+    __slots__ = ("_initial", "_kind", "_work", "reader")
 
     def __init__(self, reader: Reader, *, initial: bool = False) -> None:
         self.reader = reader
-        self._given = 0  # characters handed over before the current call
         self._initial = initial
         self._kind = ""
         self._work = 0  # the reader's parse work reported so far
 
     def read(self, text: str, start: int, stop: int, out: InlineOut) -> int:
-        before = self._given
-        self._given += stop - start
         reader = self.reader
+        before = reader.given
         piece = text[start:stop] if start or stop != len(text) else text
-        delta = reader.thinking_only(piece)  # the common case, in one step
-        if delta is not None:
-            if delta:
-                out.content(len(delta))
+        n = reader.thinking_only(piece)  # the common case, in one step
+        if n is not None:
+            if n:
+                out.content(n)
             return GO_ON
-        self._apply(reader.feed(piece), out)
+        self._apply(reader.feed_full(piece), out)
         if reader.work != self._work:
             out.work(reader.work - self._work)
             self._work = reader.work
@@ -102,11 +100,7 @@ class MarkupRegion(InlineReader):
         return max(start, start + reader.attributed - before)
 
     def bulk(self, text: str) -> int | None:
-        delta = self.reader.thinking_only(text)  # (the common case of read)
-        if delta is None:
-            return None
-        self._given += len(text)
-        return len(delta)
+        return self.reader.thinking_only(text)  # (the common case of read)
 
     def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:
         reader = self.reader
