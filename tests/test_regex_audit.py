@@ -46,6 +46,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.arguments._STRING_STOP": ("search",),
     "streamblocks.markup.arguments._OBJECT_STOP": ("search",),
     "streamblocks.markup.grammar.KEYED_ARGUMENTS": ("match",),
+    "streamblocks.markup.grammar._BLANKS": ("match",),
     "streamblocks.markup.formats.llama.KEYED_ARGUMENTS": ("match",),
     "streamblocks.markup.formats.qwen.KEYED_ARGUMENTS": ("match",),
     "streamblocks.markup.formats.harmony._ARGUMENTS": ("match",),

@@ -195,7 +195,7 @@ def element_call(
     arguments: dict[str, Any] = {}
     at = found.end()
     while True:
-        opening = item.match(body, at)
+        opening = item.match(body, _after_blanks(body, at))
         if opening is None:
             break
         closing = search(_closers(closers), body, opening.end())
@@ -208,6 +208,16 @@ def element_call(
         at = closing.end()
     need(not body[at:].strip(), f"an argument that does not read: {body[at:].strip()[:80]!r}")
     return Call(name, arguments)
+
+
+_BLANKS = re.compile(r"\s*")
+
+
+def _after_blanks(text: str, at: int) -> int:
+    """Where the blanks from ``at`` end: ``item`` patterns start at their tag, so that a
+    search for one (the streamed arguments') never retries a run of blanks."""
+    found = _BLANKS.match(text, at)
+    return found.end() if found else at
 
 
 @cache

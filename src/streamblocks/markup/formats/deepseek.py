@@ -59,9 +59,7 @@ V3_SECTIONS = tuple(
 
 _INVOKE_NAME = re.compile(r'\A\s*name="(?P<name>[^"]*)"')
 _INVOKE_HEAD = re.compile(r'\A\s*name="([^"]*)"\s*/?>?')
-_PARAMETER = re.compile(
-    r'\s*<｜DSML｜ ?parameter\s+name="([^"]*)"(?:\s+string="(true|false)")?\s*>'
-)
+_PARAMETER = re.compile(r'<｜DSML｜ ?parameter\s+name="([^"]*)"(?:\s+string="(true|false)")?\s*>')
 
 
 def _value(schemas: ToolSchemas, tool: str, key: str, is_string: str | None, text: str) -> Any:

@@ -47,9 +47,7 @@ K2_SECTIONS = tuple(
 )
 
 _K3_CALL_HEAD = re.compile(r'\A\s*tool="([^"]*)"[^<]*?<\|sep\|>')
-_K3_ARGUMENT = re.compile(
-    r'\s*<\|open\|>argument\s+key="([^"]*)"(?:\s+type="([^"]*)")?\s*<\|sep\|>'
-)
+_K3_ARGUMENT = re.compile(r'<\|open\|>argument\s+key="([^"]*)"(?:\s+type="([^"]*)")?\s*<\|sep\|>')
 _K3_ARGUMENT_END = ("<|close|>argument<|sep|>",)
 
 
