@@ -17,8 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partial_helpers import ARGUMENTS, STRINGS, VALUES, assert_monotone
-from streamblocks import BlockDelta, BlockEnd, BlockRegistry, StreamBlockProcessor
+from streamblocks import (
+    BlockDelta,
+    BlockEnd,
+    BlockError,
+    BlockRegistry,
+    StreamBlockProcessor,
+    TextDelta,
+)
 from streamblocks.markup import Markup
+from streamblocks.testing import conserved, normalise
 
 
 def qwen3(arguments: dict[str, Any]) -> str:
@@ -261,6 +269,79 @@ def test_json_written_formats_stream_as_written(
     text = write(arguments)
     for chunks in splits(text, seed):
         check_streamed(streamed(family, text, chunks, None), arguments, exact=False)
+
+
+def mistral_item(index: int, arguments: dict[str, Any], how: int) -> dict[str, Any]:
+    """One call of an array, written in one of the ways the format allows."""
+    name = f"t{index}"
+    if how == 1:  # an id, and the name after the arguments
+        return {"arguments": arguments, "id": f"c{index}", "name": name}
+    if how == 2:  # the arguments as a JSON string
+        return {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
+    return {"name": name, "arguments": arguments}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    calls=st.lists(st.tuples(ARGUMENTS, st.integers(0, 2)), min_size=2, max_size=3),
+    seed=st.integers(0, 1000),
+)
+def test_every_call_of_a_mistral_array_streams_as_written(
+    calls: list[tuple[dict[str, Any], int]], seed: int
+) -> None:
+    items = [mistral_item(i, a, how) for i, (a, how) in enumerate(calls)]
+    text = "[TOOL_CALLS]" + json.dumps(items, ensure_ascii=False, indent=1)
+    answers = []
+    for chunks in splits(text, seed):
+        events = streamed("mistral", text, chunks, None)
+        answers.append(normalise(events))
+        assert conserved(events) == text  # all of it the calls' raw, no visible text:
+        assert not any(isinstance(e, TextDelta) for e in events)
+        ends = [e.block for e in events if isinstance(e, BlockEnd)]
+        assert [(b.content, b.attrs.get("id")) for b in ends] == [
+            (a, item.get("id")) for (a, _), item in zip(calls, items, strict=True)
+        ]
+        for block, (arguments, _) in zip(ends, calls, strict=True):
+            deltas = [e for e in events if isinstance(e, BlockDelta) and e.block_id == block.id]
+            assert json.loads("".join(d.text for d in deltas)) == arguments
+            assert_monotone([d.partial for d in deltas], arguments)
+    assert all(answer == answers[0] for answer in answers)
+    # before the array's "]": every call has streamed its arguments, all but the last ended
+    session = StreamBlockProcessor(BlockRegistry(), markup="mistral").session()
+    early = [e for chunk in text[:-1] for e in session.feed(chunk)]
+    ended = [e.block.id for e in early if isinstance(e, BlockEnd)]
+    streaming = {e.block_id for e in early if isinstance(e, BlockDelta)}
+    assert len(ended) == len(calls) - 1 and len(streaming) == len(calls)
+    assert not any(isinstance(e, BlockError) for e in early)
+
+
+@pytest.mark.parametrize(
+    ("body", "ended", "why"),
+    [
+        ('[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {]', ["a"], "ended"),
+        ('[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {"x" 1}}]', ["a"], "JSON"),
+        ('[{"name": "a", "arguments": {}}, 5]', [], "not an object"),
+        ('[{"name": "a", "arguments": {}}, {"arguments": {}}]', [], "has no name"),
+        ('[{"name": "a", "arguments": 3}, {"name": "b"}]', [], "not an object"),
+        ('[{"name": "a", "arguments": {}}, {"name": "b", "arguments": "{x"}]', ["a"], "string"),
+        ('[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}', ["a"], "ended"),
+        ('[{"name": "a", "arguments": {"x": 1}}, {"na', [], "ended"),
+    ],
+)
+def test_a_broken_mistral_array_is_an_error_that_keeps_its_text(
+    body: str, ended: list[str], why: str
+) -> None:
+    text = "[TOOL_CALLS]" + body
+    answers = []
+    for chunks in splits(text, 7):
+        events = streamed("mistral", text, chunks, None)
+        answers.append(normalise(events))
+        assert conserved(events) == text  # all of it the calls' raw, no visible text:
+        assert not any(isinstance(e, TextDelta) for e in events)
+        assert [e.block.attrs["name"] for e in events if isinstance(e, BlockEnd)] == ended
+        [error] = [e for e in events if isinstance(e, BlockError)]
+        assert why in str(error)
+    assert all(answer == answers[0] for answer in answers)
 
 
 def test_a_tagged_value_is_seen_while_it_is_written() -> None:

@@ -2,10 +2,11 @@
 
 For the formats that write the arguments as one JSON object in the body (Hermes and
 Llama's ``arguments``/``parameters``, Kimi K2, DeepSeek V3/V3.1, gpt-oss, Mistral's
-``[ARGS]`` and the first call of its arrays), the object's text is handed on as it is
-written: a pattern finds where it begins, and a small reader follows strings and
-brackets to where it ends. When ``arguments`` is a JSON string holding the object (a
-double-encoded Hermes call), the string is decoded as it arrives and its text handed on.
+``[ARGS]`` and each call of its arrays, :mod:`streamblocks.markup.items`), the object's
+text is handed on as it is written: a pattern finds where it begins, and a small
+reader follows strings and brackets to where it ends. When ``arguments`` is a JSON
+string holding the object (a double-encoded Hermes call), the string is decoded as it
+arrives and its text handed on.
 The formats that write values as tagged text stream the JSON they amount to
 (:mod:`streamblocks.markup.tagged`); the others give it when the call ends.
 """

@@ -8,6 +8,7 @@ from mypy_extensions import mypyc_attr
 
 from .arguments import STREAMED
 from .grammar import Call, CallFormat
+from .items import Items
 from .scan import METER, BodyScanner, Meter
 from .schema import ToolSchemas
 
@@ -30,7 +31,18 @@ class CallBody:
     shows how it ends, ``scan`` for its end, ``add`` what belongs to it."""
 
     __slots__ = (
-        *("arguments", "call", "held", "named", "parts", "scanner", "schemas", "size", "work"),
+        *(
+            "arguments",
+            "call",
+            "held",
+            "items",
+            "named",
+            "parts",
+            "scanner",
+            "schemas",
+            "size",
+            "work",
+        ),
     )
 
     def __init__(self, call: CallFormat, schemas: ToolSchemas = _NO_SCHEMAS) -> None:
@@ -43,12 +55,15 @@ class CallBody:
         self.schemas = schemas
         self.arguments = STREAMED
         self.held = ""  # argument text read before the call's start
+        self.items: Items | None = None  # an array of calls, read item by item
 
     def begin(self, first: str) -> None:
         spec = self.call.spec_for(first)
         assert spec is not None
         self.scanner = BodyScanner(spec)
         self.arguments = self.call.argument_stream(self.schemas, first)
+        if first == "[" and self.call.item is not None:
+            self.items = Items(self.call.item)
 
     def add(self, text: str) -> dict[str, Any] | bool | None:
         """Add ``text``; the name attributes (``name``, maybe ``id``) when they show now,

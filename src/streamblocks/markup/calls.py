@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .body import AFTER, BODY, BODY_START, TEXT, WINDOW, CallBody, reply_start
 from .grammar import CallFormat
+from .items import add_items, release
 
 if TYPE_CHECKING:
     from .reader import Reader
@@ -79,6 +80,14 @@ def add_body(r: Reader, text: str) -> None:
     body = r.body
     if not text or body is None:
         return
+    if body.items is not None:
+        add_items(r, body, body.items, text)
+    else:
+        add_text(r, body, text)
+
+
+def add_text(r: Reader, body: CallBody, text: str) -> None:
+    """``text`` of the body: the open call's ``raw``, its name, its arguments."""
     r.sink.mark(text)
     name = body.add(text)
     if name is False:
@@ -128,6 +137,8 @@ def unclaim(r: Reader) -> None:
 
 
 def fail(r: Reader, message: str, *, unclosed: bool) -> None:
+    if r.body is not None and r.body.items is not None:
+        release(r, r.body.items)
     if not r.sink.started:
         r.sink.start("tool_call", {})
     r.sink.out.append(("fail", message, unclosed))
@@ -137,6 +148,7 @@ def fail(r: Reader, message: str, *, unclosed: bool) -> None:
 def end_call(r: Reader, *, quiet: bool) -> bool:
     body = r.body
     assert body is not None
+    items = body.items
     try:
         calls = body.parse(r.schemas)
     except ValueError as exc:
@@ -149,9 +161,14 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
             fail(r, f"a broken tool call: {exc}", unclosed=False)
         return True
     r.work += body.work
+    if items is not None and items.broken:
+        fail(r, f"a broken tool call: {items.broken}", unclosed=False)
+        return True
     if not calls:
         fail(r, "no tool call in the markup", unclosed=False)
         return True
+    if items is not None:  # the calls that ended before the array's end
+        calls = calls[items.ended :]
     for index, found in enumerate(calls):
         attrs: dict[str, Any] = {"name": found.name}
         if found.call_id is not None:

@@ -55,6 +55,8 @@ class CallFormat:
     object (see :mod:`streamblocks.markup.arguments`). ``tagging``: how a format that
     writes values as tagged text writes them (in a body that does not start with
     ``{``), to stream the JSON they amount to (see :mod:`streamblocks.markup.tagged`).
+    ``item``: reads one item of a body that is a JSON array of calls, so that each call
+    streams on its own (see :mod:`streamblocks.markup.items`).
     """
 
     opener: str
@@ -66,6 +68,7 @@ class CallFormat:
     then: str = ""
     arguments: re.Pattern[str] | None = None
     tagging: Tagging | None = None
+    item: Callable[[Any], Call] | None = None
 
     def argument_stream(self, schemas: ToolSchemas, first: str) -> Streamed:
         """What streams the arguments of a body that starts with ``first`` as JSON text

@@ -34,18 +34,20 @@ def _array(body: str) -> list[Call]:
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"the call array is not valid JSON ({exc})") from None
     need(isinstance(items, list), "not a JSON array of calls")
-    calls = []
-    for item in items:
-        need(isinstance(item, dict), "an item of the call array is not an object")
-        name = item.get("name")
-        need(isinstance(name, str) and bool(name), "a call has no name")
-        arguments: Any = item.get("arguments", {})
-        if isinstance(arguments, str):
-            arguments = json_object(arguments, "the arguments string")
-        need(isinstance(arguments, dict), "the arguments are not an object")
-        call_id = item.get("id")
-        calls.append(Call(name, arguments, call_id if isinstance(call_id, str) else None))
-    return calls
+    return [_item(item) for item in items]
+
+
+def _item(item: Any) -> Call:
+    """One parsed item of the call array."""
+    need(isinstance(item, dict), "an item of the call array is not an object")
+    name = item.get("name")
+    need(isinstance(name, str) and bool(name), "a call has no name")
+    arguments: Any = item.get("arguments", {})
+    if isinstance(arguments, str):
+        arguments = json_object(arguments, "the arguments string")
+    need(isinstance(arguments, dict), "the arguments are not an object")
+    call_id = item.get("id")
+    return Call(name, arguments, call_id if isinstance(call_id, str) else None)
 
 
 TOOL_CALLS = CallFormat(
@@ -60,6 +62,7 @@ TOOL_CALLS = CallFormat(
         r"\A\s*[^\s\[\]{}]+\s*(?:\[CALL_ID\]\s*[^\s\[\]{}]+\s*)?(?:\[ARGS\])?"
         rf"|\A\s*\[\s*{KEYED}"
     ),
+    item=_item,
 )
 
 MISTRAL = Grammar(thinking=(("[THINK]", "[/THINK]"), ("<think>", "</think>")), calls=(TOOL_CALLS,))
