@@ -223,3 +223,33 @@ def test_stdin_among_files_with_jobs(
         r["text"] for r in records if r["source"] == "<stdin>" and r["type"] == "TEXT_DELTA"
     )
     assert stdin_text == "run 0\n"
+
+
+def test_json_written_by_workers_is_what_one_process_writes(tmp_path: Path, capsys: Any) -> None:
+    """With --json the workers write the lines and send only the records the command
+    counts: output, warnings, totals and exit status stay those of one process, with
+    bad lines, undecodable bytes, a rejected block, a failed run and an unreadable file."""
+    from batch_runs import write_runs
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    write_runs(folder)
+    (folder / "rejected.txt").write_text("!!n9:nosuchtype\nx\n!!end\n", encoding="utf-8")
+    every = [str(p) for p in sorted(folder.iterdir())]
+    clean = [str(folder / name) for name in ("claude.jsonl", "codex.jsonl", "openai.jsonl")]
+    rejected, failed = str(folder / "rejected.txt"), str(folder / "claude-error.jsonl")
+    # 2: an unreadable input; 1 (--strict): a rejected block, or a failed run, alone
+    for paths, status in ((every, 2), ([*clean, rejected], 1), ([*clean, failed], 1)):
+        outputs = []
+        for jobs in ("1", "3"):
+            target = tmp_path / f"out-{jobs}.jsonl"
+            args = ["extract", *paths, "--strict", "--unknown", "error", "--jobs", jobs]
+            code, out, err = run(capsys, *args, "--out", str(target))
+            records = _without_ids(json_events(target.read_text(encoding="utf-8")))
+            _, printed, _ = run(capsys, *args, "--json")
+            assert _without_ids(json_events(printed)) == records
+            outputs.append((code, out, err, records))
+        assert outputs[1] == outputs[0]
+        code, out, err, _ = outputs[0]
+        assert (code, out) == (status, "")
+        assert f"streamblocks: {len(paths)} files · " in err

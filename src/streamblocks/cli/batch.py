@@ -4,7 +4,9 @@ Each file is read by :class:`streamblocks.batch.RunReader` (what :func:`streambl
 runs), so the command writes exactly the records any engine gets. Each file's records come
 out together and in order, whatever the number of workers (``Executor.map`` keeps the
 order of the files). A worker sends records — plain JSON-able dicts — and its warnings
-back; the parent prints them, so output never interleaves.
+back; the parent prints them, so output never interleaves. For ``--json`` a worker writes
+the lines itself and sends them with only the records the command counts: the parent,
+which every record passes through, has little left to do, so more workers read faster.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..batch.records import OnBytes, ReadOptions, RunReader
 from .errors import CLIError
 from .model import Record
 from .reading import Warn
+from .render import COUNTED, json_line
 
 GLOB_CHARACTERS = frozenset("*?[")
 
@@ -51,14 +54,17 @@ class FileResult:
     records: list[Record] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    lines: str | None = None
+    """With ``--json``: every record's line, and ``records`` only the :data:`COUNTED` ones."""
 
 
 _reader: RunReader | None = None
+_lines = False
 
 
-def _start_worker(options: ReadOptions) -> None:
-    global _reader
-    _reader = RunReader(options)
+def _start_worker(options: ReadOptions, lines: bool) -> None:
+    global _reader, _lines
+    _reader, _lines = RunReader(options), lines
 
 
 def _read_whole(path: str) -> FileResult:
@@ -69,7 +75,19 @@ def _read_whole(path: str) -> FileResult:
             result.records.append(record)
     except CLIError as exc:
         result.error = str(exc)
+    if _lines:
+        result.lines = "".join(map(json_line, result.records))
+        result.records = [record for record in result.records if record["type"] in COUNTED]
     return result
+
+
+@dataclass
+class Input:
+    """One input's records as they come, and, when a worker wrote them, their lines."""
+
+    path: str
+    records: Iterator[Record]
+    lines: str | None = None
 
 
 def _replay(result: FileResult, warn: Warn) -> Iterator[Record]:
@@ -87,23 +105,30 @@ def read_all(
     jobs: int,
     warn: Warn,
     on_bytes: OnBytes | None = None,
-) -> Generator[tuple[str, Iterator[Record]], None, None]:
-    """``(path, records)`` for each input in order. With one job the records stream as
-    the file is read (a live pipe shows at once); with more, files are read by worker
-    processes and each one's records arrive whole. A :class:`CLIError` raised while
-    iterating a file's records concerns that file only."""
+    lines: bool = False,
+) -> Generator[Input, None, None]:
+    """Each input in order. With one job the records stream as the file is read (a live
+    pipe shows at once); with more, files are read by worker processes and each one's
+    records arrive whole — with ``lines`` (``--json``), written as lines by the worker,
+    with only the :data:`COUNTED` records. A :class:`CLIError` raised while iterating a
+    file's records concerns that file only."""
     reader = RunReader(options)  # a bad --registry is one error here, not one per worker
     if jobs <= 1 or len(paths) <= 1 or "-" in paths:  # workers cannot read our stdin
         for path in paths:
-            yield path, reader.records(path, warn, on_bytes)
+            yield Input(path, reader.records(path, warn, on_bytes))
         return
     chunksize = max(1, min(16, len(paths) // (jobs * 4)))
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(options,))
+    reader.preload()  # once here, not in every worker (on Linux they are forked from us)
+    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(options, lines))
     try:
         for result in pool.map(_read_whole, paths, chunksize=chunksize):
-            yield result.path, _replay(result, warn)
+            if result.lines is not None:  # its warnings before its lines, as before
+                for message in result.warnings:
+                    warn(message)
+                result.warnings.clear()
+            yield Input(result.path, _replay(result, warn), result.lines)
     finally:  # the reader left early (`| head`, Ctrl-C): drop the files not started
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-__all__ = ["FileResult", "ReadOptions", "Reader", "expand", "read_all"]
+__all__ = ["FileResult", "Input", "ReadOptions", "Reader", "expand", "read_all"]

@@ -68,13 +68,17 @@ class Renderer:
         self.failed = False
 
     def __call__(self, record: Record) -> None:
+        self.count(record)
+        self.show(record)
+        self.out.flush()
+
+    def count(self, record: Record) -> None:
+        """Note what ``--strict`` looks at in a record (shown or written elsewhere)."""
         kind = record["type"]
         if kind == "BLOCK_ERROR":
             self.errors += 1
         elif kind == "STREAM_FINISHED" and record["stop_reason"] == "error":
             self.failed = True
-        self.show(record)
-        self.out.flush()
 
     def show(self, record: Record) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -92,11 +96,20 @@ class Renderer:
         return summary_text(record, self.prices)
 
 
+COUNTED = frozenset({"BLOCK_ERROR", "STREAM_FINISHED"})
+"""The records :meth:`Renderer.count` and the totals look at."""
+
+
+def json_line(record: Record) -> str:
+    """A record as a line of the ``--json`` format."""
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
 class JSONRenderer(Renderer):
     """One record per line: the ``--json`` format (``source`` names the input)."""
 
     def show(self, record: Record) -> None:
-        self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self.out.write(json_line(record))
 
 
 class PlainRenderer(Renderer):
@@ -217,6 +230,7 @@ def choose(render: str, out: TextIO) -> str:
 
 
 __all__ = [
+    "COUNTED",
     "RENDERERS",
     "SCHEMA_VERSION",
     "JSONRenderer",
@@ -225,6 +239,7 @@ __all__ = [
     "choose",
     "event_dict",
     "event_json",
+    "json_line",
     "jsonable",
     "rich_available",
 ]

@@ -5,13 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any, TextIO
 
-from ..batch import ReadOptions, expand, read_all
+from ..batch import Input, ReadOptions, expand, read_all
 from ..errors import CLIError
 from ..loading import check_adapter_name
-from ..model import Record, Tally
+from ..model import Tally
 from ..options import (
     add_delay_option,
     add_markup_option,
@@ -162,10 +161,17 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         partial=args.partial,
     )
     batch = Batch(renderer, _progress(paths), several=len(paths) > 1)
-    inputs = read_all(paths, options, jobs=args.jobs, warn=batch.warn, on_bytes=batch.on_bytes)
+    inputs = read_all(
+        paths,
+        options,
+        jobs=args.jobs,
+        warn=batch.warn,
+        on_bytes=batch.on_bytes,
+        lines=isinstance(renderer, JSONRenderer),
+    )
     try:
-        for path, records in inputs:
-            batch.show(path, records)
+        for found in inputs:
+            batch.show(found)
     finally:
         inputs.close()  # stops the worker processes at once when the output went away
         renderer.close()
@@ -203,16 +209,23 @@ class Batch:
             self.progress.bytes = self.done_bytes + position
             self.progress.update()
 
-    def show(self, path: str, records: Iterator[Record]) -> None:
-        """One input's records; a :class:`CLIError` fails only this input when there
-        are several."""
+    def show(self, found: Input) -> None:
+        """One input's records (or the lines a worker wrote, and the records to count);
+        a :class:`CLIError` fails only this input when there are several."""
+        path, renderer = found.path, self.renderer
         if self.between_only:
             self.progress.clear()
         if self.several:
-            self.renderer.begin_source("<stdin>" if path == "-" else path)
+            renderer.begin_source("<stdin>" if path == "-" else path)
         try:
-            for record in records:
-                self.renderer(record)
+            if found.lines is not None:
+                renderer.out.write(found.lines)
+                renderer.out.flush()
+            for record in found.records:
+                if found.lines is None:
+                    renderer(record)
+                else:
+                    renderer.count(record)
                 self.tally.add(record)
                 self.progress.blocks, self.progress.errors = self.tally.blocks, self.tally.errors
         except CLIError as exc:
