@@ -1,6 +1,6 @@
 """Runs to rows on Ray Data, on Dask and by ``extract --jobs``: files/s and MB/s by workers.
 
-    python benchmarks/bench_scale.py [--files 1000] [--rounds 5] [--workers 1 2 4] [--tasks 16]
+    python benchmarks/bench_scale.py [--files 1000] [--rounds 5] [--workers 1 2 4] [--tasks N]
 
 Generates the 1,000 mixed transcripts of ``bench_cli.py`` (Claude Code runs with and without
 partial messages, a Codex run, Anthropic, OpenAI and Gemini streams). For each worker
@@ -9,15 +9,23 @@ worker processes — one at a time, as an idle cluster costs CPU too — runs th
 untimed (its workers import pyarrow and streamblocks then), and times, interleaved in each
 round: ``streamblocks extract DIR/*.jsonl --jobs N --out FILE`` in a new process, the
 engine (Ray ``read_runs(paths).write_parquet(DIR)``, Dask ``write_parquet(read_runs(paths),
-DIR)``, both in ``--tasks`` tasks at every worker count, so that each count does the same
-work), and a bare loop in this process that reads each file and parses its lines (the
-floor, one core). Prints medians of the rounds, and checks once per engine and worker count
-that the engine's rows equal the rows of the command's ``--json`` output.
+DIR)``, both in ``--tasks`` tasks at every worker count — by default one per 64 files —
+so that each count does the same work), and a bare loop in this process that reads each
+file and parses its lines (the floor, one core). Prints medians of the rounds, and checks
+once per engine and worker count that the engine's rows equal the rows of the command's
+``--json`` output.
 
 Besides the wall time it counts the CPU time of every process involved (this one, the
 clusters' processes, the command and its pool, whether they live on or were reaped):
 files per CPU second is what a case costs whatever else runs on the machine, and
-``files/s ÷ min(workers, cores)`` is the per-core rate the scaling target compares.
+``files/s ÷ min(workers, cores)`` is the per-core rate the scaling target compares. The
+``driver`` column is this process's share: the Ray driver, or the Dask client with the
+scheduler ``LocalCluster`` runs in it.
+
+And it says how the engines ran their tasks (Ray's ``ray.timeline()``, Dask's task
+stream): how many tasks, how many ran at once on average over a run (``busy``: their
+seconds ÷ the run's), and how long a run went before a second task ran beside the first
+(``alone``): time in which N workers do the work of one.
 """
 
 from __future__ import annotations
@@ -62,11 +70,37 @@ def cpu_seconds() -> float:
     return total + reaped.ru_utime + reaped.ru_stime
 
 
-def _timed(work: Callable[[], Any]) -> tuple[float, float]:
-    """Wall and CPU seconds of ``work``."""
-    cpu, start = cpu_seconds(), time.perf_counter()
+def _own_cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+Timing = tuple[float, float, float]
+"""Wall, CPU and this process's CPU seconds."""
+
+
+def _timed(work: Callable[[], Any]) -> Timing:
+    cpu, own, start = cpu_seconds(), _own_cpu(), time.perf_counter()
     work()
-    return time.perf_counter() - start, cpu_seconds() - cpu
+    return time.perf_counter() - start, cpu_seconds() - cpu, _own_cpu() - own
+
+
+Span = tuple[float, float]
+"""A task's start and end (seconds since the epoch)."""
+
+
+def concurrency(tasks: list[Span], start: float, end: float) -> tuple[int, float, float]:
+    """The tasks of a run from ``start`` to ``end``: how many; their seconds ÷ the run's;
+    the seconds from ``start`` until two of them ran at once (all of it if never)."""
+    inside = [(a, b) for a, b in tasks if start <= a <= end]
+    busy = sum(b - a for a, b in inside) / max(end - start, 1e-9)
+    running, alone = 0, end - start
+    for moment, step in sorted([(a, 1) for a, _ in inside] + [(b, -1) for _, b in inside]):
+        running += step
+        if running >= 2:
+            alone = moment - start
+            break
+    return len(inside), busy, alone
 
 
 def bare(paths: list[str]) -> None:
@@ -87,7 +121,8 @@ def comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class Ray:
-    """A local Ray cluster of ``workers`` CPUs, reading in ``tasks`` tasks."""
+    """A local Ray cluster of ``workers`` CPUs, reading in ``tasks`` tasks. Its tasks'
+    spans come from ``ray.timeline()``."""
 
     name = "ray"
 
@@ -109,6 +144,14 @@ class Ray:
 
         options = ReadOptions()
         read_runs(paths, options, override_num_blocks=self.tasks).write_parquet(str(out))
+
+    def spans(self) -> list[Span]:
+        time.sleep(2)  # workers report task events about every second
+        return [
+            (event["ts"] / 1e6, (event["ts"] + event["dur"]) / 1e6)
+            for event in self.ray.timeline()
+            if event.get("ph") == "X" and event["name"].endswith("_map_task")
+        ]
 
     def close(self) -> None:
         self.ray.shutdown()
@@ -132,19 +175,33 @@ class Dask:
             silence_logs=40,
         )
         self.client = Client(self.cluster)
+        self.tasks_seen: list[Span] = []
 
     def run(self, paths: list[str], out: Path) -> None:
+        from dask.distributed import get_task_stream
+
         from streamblocks.batch.dask import read_runs, write_parquet
 
         per = -(-len(paths) // self.tasks)
-        write_parquet(read_runs(paths, ReadOptions(), files_per_partition=per), str(out))
+        with get_task_stream(self.client) as stream:
+            write_parquet(read_runs(paths, ReadOptions(), files_per_partition=per), str(out))
+        self.tasks_seen += [
+            (part["start"], part["stop"])
+            for task in stream.data
+            if "streamblocks" in str(task["key"])
+            for part in task["startstops"]
+            if part["action"] == "compute"
+        ]
+
+    def spans(self) -> list[Span]:
+        return self.tasks_seen
 
     def close(self) -> None:
         self.client.close()
         self.cluster.close()
 
 
-Timings = dict[tuple[str, int], list[tuple[float, float]]]
+Timings = dict[tuple[str, int], list[Timing]]
 
 
 def _check(folder: Path, engine: str) -> None:
@@ -179,6 +236,7 @@ def measure(
                     f"== {kind.name}, {workers} workers: started in {started:.1f} s, "
                     f"first run (workers importing) {warm[0]:.1f} s"
                 )
+                windows = []
                 for round_ in range(rounds):
                     out = folder / f"out-{kind.name}-{workers}-{round_}"
                     cases = {
@@ -189,8 +247,18 @@ def measure(
                         kind.name: partial(engine.run, paths, out / kind.name),
                     }
                     for name, work in cases.items():
+                        begun = time.time()
                         results.setdefault((name, workers), []).append(_timed(work))
+                        if name == kind.name:
+                            windows.append((begun, time.time()))
                 _check(folder / f"out-{kind.name}-{workers}-0", kind.name)
+                spans = engine.spans()
+                runs = [concurrency(spans, *window) for window in windows]
+                ran, busy, alone = (statistics.median(r[i] for r in runs) for i in range(3))
+                print(
+                    f"   {kind.name} tasks per run {ran:.0f}, busy {busy:.2f} of {workers} "
+                    f"workers, alone for the first {alone:.2f} s (medians)"
+                )
             finally:
                 engine.close()
             print(f"   load average after: {os.getloadavg()}")
@@ -202,8 +270,11 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
-    parser.add_argument("--tasks", type=int, default=16, help="Ray blocks, Dask partitions")
+    parser.add_argument(
+        "--tasks", type=int, help="Ray blocks, Dask partitions (default: one per 64 files)"
+    )
     args = parser.parse_args()
+    args.tasks = args.tasks or max(1, round(args.files / 64))
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
 
     folder = Path(tempfile.mkdtemp(prefix="bench-scale-"))
@@ -218,17 +289,20 @@ def main() -> None:
         f"\nmedians of {args.rounds} rounds ({2 * args.rounds} for the bare loop and the "
         f"command), {args.tasks} tasks, {cores} cores; load average {os.getloadavg()}"
     )
-    print("| case | workers | s | files/s | MB/s | ÷ 1 worker | per core | CPU s | files/CPU s |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| case | workers | s | files/s | MB/s | ÷ 1 worker | per core | CPU s | driver s "
+        "| files/CPU s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for (name, workers), timings in results.items():
-        wall = statistics.median(t[0] for t in timings)
-        cpu = statistics.median(t[1] for t in timings)
+        wall, cpu, own = (statistics.median(t[i] for t in timings) for i in range(3))
         one = statistics.median(t[0] for t in results.get((name, 1), timings))
         used = 1 if name == "bare loop" else min(workers, cores)
+        driver = f"{own:.2f}" if name in ("ray", "dask") else "—"
         print(
             f"| {name} | {workers} | {wall:.2f} | {count / wall:,.0f} | "
             f"{megabytes / wall:.2f} | {one / wall:.2f}× | {count / wall / used:,.0f} | "
-            f"{cpu:.2f} | {count / cpu:,.0f} |"
+            f"{cpu:.2f} | {driver} | {count / cpu:,.0f} |"
         )
 
 

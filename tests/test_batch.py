@@ -165,3 +165,27 @@ def test_rows_from_extracts_json_equal_rows(folder: Path, capsys: Any) -> None:
 def test_an_unknown_adapter_fails_at_once() -> None:
     with pytest.raises(InputError, match="unknown adapter 'opneai'"):
         RunReader(ReadOptions(adapter="opneai"))
+
+
+def test_after_preload_reading_imports_nothing(folder: Path) -> None:
+    """``extract --jobs`` preloads before forking its workers: after it, reading a
+    transcript, provider streams and model markup imports no module of streamblocks."""
+    import subprocess
+    import sys
+
+    from cli_helpers import environment
+
+    inputs = [folder / name for name in ("claude.jsonl", "gemini.jsonl", "reply.txt")]
+    script = (
+        "import sys\n"
+        "from streamblocks.batch import RunReader\n"
+        "reader = RunReader()\n"
+        "reader.preload()\n"
+        "before = set(sys.modules)\n"
+        "for path in sys.argv[1:]:\n"
+        "    list(reader.records(path, None))\n"
+        "print(sorted(m for m in set(sys.modules) - before if m.startswith('streamblocks')))\n"
+    )
+    command = [sys.executable, "-c", script, *map(str, inputs)]
+    done = subprocess.run(command, capture_output=True, text=True, env=environment(), check=True)
+    assert done.stdout == "[]\n"
