@@ -255,9 +255,10 @@ def measure(
                 spans = engine.spans()
                 runs = [concurrency(spans, *window) for window in windows]
                 ran, busy, alone = (statistics.median(r[i] for r in runs) for i in range(3))
+                alone_text = f", alone for the first {alone:.2f} s" if workers > 1 else ""
                 print(
                     f"   {kind.name} tasks per run {ran:.0f}, busy {busy:.2f} of {workers} "
-                    f"workers, alone for the first {alone:.2f} s (medians)"
+                    f"workers{alone_text} (medians)"
                 )
             finally:
                 engine.close()
