@@ -438,11 +438,13 @@ def live_round(browser: Any, seconds: float, rate: int = 1000) -> dict[str, floa
 def reader_cpu(path: Path, part: str) -> float:
     """The CPU seconds of the server's reader on ``path``: the library alone, or the
     whole reader (the library and the viewer's conversion into the page's messages)."""
+    from streamblocks.ext.agui import AGUIOutputAdapter
     from streamblocks.view import runs, source
     from streamblocks.view.command import _processor
 
     options = argparse.Namespace(adapter=None, registry=None, markup=None)
     processor = _processor(options)
+    AGUIOutputAdapter()  # imports the AG-UI SDK (the server has, before a page connects)
     gc.set_threshold(50_000, 50, 1000)  # as the server sets it
     with path.open("rb") as handle:
         items = source.read(handle)
