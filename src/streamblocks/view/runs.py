@@ -7,8 +7,9 @@ JSON, a fraction of the work), encoded once and appended to :attr:`Run.events` i
 batches (whatever one read of the input made). Every page that connects gets the events
 from the start and then the new ones as they come, so reloading the page loses nothing.
 
-Consecutive deltas of the same text, thinking, tool call or block within one batch are
-merged into one event before they are converted (:class:`_Converter`): a reply's text
+Consecutive deltas of the same text, thinking, tool call or block part are merged into
+one event before they are converted while the reader has them in hand (until reading
+would wait, see :class:`~streamblocks.view.source.Waits`; :class:`_Converter`): a text
 read a line at a time is one ``TEXT_MESSAGE_CONTENT`` per run of text between blocks, not
 one per line. Published events never change, so an event's number (the SSE ``id``) is
 the same for every page and a reconnecting page resumes exactly; the text is the same.
