@@ -20,11 +20,19 @@ with the page's main-thread time, it splits a round's time between server and pa
 1,000 events a second through a pipe (Anthropic stream events, one text delta each) and
 samples how far the drawn text is behind what was written. Prints medians of the rounds
 and the load average.
+
+``--reader`` measures the server's reader alone, in this process and without a browser
+or a socket: the CPU time of the library reading each input (``library``: the input read
+and processed, its events dropped) and of the whole reader (``viewer``: also turned into
+the page's AG-UI messages, as the server does), interleaved, medians of ``--rounds``. The
+difference is what the viewer adds to the library. ``--reader --part viewer --rounds 1``
+is the form to run under cProfile or callgrind.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -427,6 +435,48 @@ def live_round(browser: Any, seconds: float, rate: int = 1000) -> dict[str, floa
     }
 
 
+def reader_cpu(path: Path, part: str) -> float:
+    """The CPU seconds of the server's reader on ``path``: the library alone, or the
+    whole reader (the library and the viewer's conversion into the page's messages)."""
+    from streamblocks.ext.agui import AGUIOutputAdapter
+    from streamblocks.view import runs, source
+    from streamblocks.view.command import _processor
+
+    options = argparse.Namespace(adapter=None, registry=None, markup=None)
+    processor = _processor(options)
+    AGUIOutputAdapter()  # imports the AG-UI SDK (the server has, before a page connects)
+    gc.set_threshold(50_000, 50, 1000)  # as the server sets it
+    with path.open("rb") as handle:
+        items = source.read(handle)
+        started = time.process_time()
+        if part == "library":
+            wanted = (item for item in items if not isinstance(item, source.BadInput))
+            for _ in processor.process(wanted):
+                pass
+        else:
+            run = runs.Run()
+            runs.produce(run, processor, items)
+        return time.process_time() - started
+
+
+def reader_rounds(path: Path, parts: list[str], rounds: int) -> dict[str, float]:
+    """Medians of ``rounds`` interleaved runs of each part, each in a fresh process."""
+    found: dict[str, list[float]] = {part: [] for part in parts}
+    for _ in range(rounds):
+        for part in parts:
+            here = Path(__file__)
+            code = (
+                f"import sys; from pathlib import Path; sys.path.insert(0, {str(here.parent)!r});"
+                f"import {here.stem} as bench;"
+                f"print(bench.reader_cpu(Path({str(path)!r}), {part!r}))"
+            )
+            out = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            )
+            found[part].append(float(out.stdout.strip().splitlines()[-1]))
+    return {part: statistics.median(times) for part, times in found.items()}
+
+
 KINDS = {
     "claude": ("Claude transcript", "claude.jsonl", claude_transcript),
     "codex": ("Codex transcript", "codex.jsonl", codex_transcript),
@@ -448,7 +498,12 @@ def main() -> None:
     parser.add_argument("--live-seconds", type=float, default=10.0)
     parser.add_argument("--no-server-time", action="store_true")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
+    parser.add_argument("--reader", action="store_true", help="the server's reader alone")
+    parser.add_argument("--part", choices=["library", "viewer"], nargs="+")
     args = parser.parse_args()
+    if args.reader:
+        reader_main(args)
+        return
     from playwright.sync_api import sync_playwright
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
@@ -474,6 +529,28 @@ def main() -> None:
             _print(f"live, 1,000 events/s for {args.live_seconds:g} s", rounds)
         browser.close()
     print(f"load average at the end: {os.getloadavg()}", flush=True)
+
+
+def reader_main(args: argparse.Namespace) -> None:
+    parts = args.part or ["library", "viewer"]
+    with tempfile.TemporaryDirectory() as folder:
+        for mb in args.mb:
+            for kind in args.kinds:
+                title, name, make = KINDS[kind]
+                path = Path(folder, name)
+                path.write_text(make(int(mb * 1_000_000)))
+                size = path.stat().st_size / 1e6
+                if args.rounds == 1 and len(parts) == 1:  # in this process (for a profiler)
+                    seconds = reader_cpu(path, parts[0])
+                    print(f"{title} {size:.1f} MB, {parts[0]}: {seconds:.2f} s CPU", flush=True)
+                    continue
+                found = reader_rounds(path, parts, args.rounds)
+                shown = ", ".join(f"{part} {seconds:.2f} s" for part, seconds in found.items())
+                if len(found) == 2:
+                    shown += f"; the viewer adds {found['viewer'] - found['library']:.2f} s"
+                load = os.getloadavg()[0]
+                print(f"{title} {size:.1f} MB, CPU medians of {args.rounds}: {shown}", flush=True)
+                print(f"  (load {load:.1f})", flush=True)
 
 
 if __name__ == "__main__":

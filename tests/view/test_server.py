@@ -11,12 +11,13 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from adapters.transcripts import OUTRO, claude_tool_run, codex_run, jsonl
+from adapters.transcripts import OUTRO, claude_partial_run, claude_tool_run, codex_run, jsonl
 from streamblocks import StreamBlockProcessor
 from streamblocks.cli import default_registry
 from streamblocks.content import Message, MessageAccumulator
@@ -28,13 +29,51 @@ from .served import events_of, get, sse_messages
 VIEW_WARNING = "streamblocks.view.warning"
 
 
-def _expected(items: list[Any]) -> list[dict[str, Any]]:
+def _delta_of(event: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What a delta event continues (its message, call or block part), else ``None``."""
+    kind = event["type"]
+    if kind in ("TEXT_MESSAGE_CONTENT", "REASONING_MESSAGE_CONTENT"):
+        return (kind, event["messageId"])
+    if kind == "TOOL_CALL_ARGS":
+        return (kind, event["toolCallId"])
+    if event.get("name") == "streamblocks.block_delta":
+        value = event["value"]
+        return (kind, value["block_id"], value["section"], value["path"])
+    return None
+
+
+def _merged(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` with consecutive deltas of the same thing merged (as the viewer sends
+    a file read at once)."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        key = _delta_of(event)
+        if key is not None and out and _delta_of(out[-1]) == key:
+            last = out[-1]
+            if "value" in last:
+                last["value"] = {
+                    **last["value"],
+                    "text": last["value"]["text"] + event["value"]["text"],
+                }
+            else:
+                last["delta"] += event["delta"]
+            continue
+        out.append(dict(event))
+    return out
+
+
+def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
     """What the project's AG-UI output makes of ``items``, as JSON."""
     processor = StreamBlockProcessor(default_registry(), unknown="block")
     return [
         event.model_dump(mode="json", by_alias=True, exclude_none=True)
         for event in agui_events(processor.process(items))
     ]
+
+
+def _expected(items: list[Any]) -> list[dict[str, Any]]:
+    """What the viewer sends of a file: the AG-UI output, consecutive deltas merged."""
+    return _merged(_unmerged(items))
 
 
 def _shape(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -447,3 +486,54 @@ def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any) -> None:
     }
     texts = [e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
     assert texts == ["I'll delegate the search.\n", "Done: add() subtracts.\n"]
+
+
+# -- merged deltas, what a wait publishes, the export folded on request ---------------------
+
+
+def test_a_file_s_consecutive_deltas_arrive_merged_and_export_the_same(
+    serve: Any, tmp_path: Path
+) -> None:
+    lines = claude_partial_run()  # text, thinking and arguments a few characters a line
+    served = serve(fixtures.write(tmp_path, "partial.jsonl", jsonl(lines)))
+    events = events_of(served)
+    expected = _expected(lines)
+    assert _shape(events) == _shape(expected)
+    contents = [e for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    unmerged = [e for e in _unmerged(lines) if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    assert len(contents) < len(unmerged)  # fewer events for the encoder and the page
+    assert "".join(e["delta"] for e in contents) == "".join(e["delta"] for e in unmerged)
+    processor = StreamBlockProcessor(default_registry(), unknown="block")
+    _, _, body = get(served.url + "export.json")
+    assert Message.model_validate_json(body) == MessageAccumulator().add_all(
+        processor.process(lines)
+    )
+
+
+def test_what_was_read_before_a_pipe_waits_is_sent_and_never_changes(serve: Any) -> None:
+    import io
+
+    from streamblocks.view import source
+
+    read_end, write_end = os.pipe()
+    handle = io.FileIO(read_end, "rb")
+    try:
+        with open(write_end, "w") as writer:
+            served = serve(source.read(handle, text=True))
+            writer.write("Hello, ")
+            writer.flush()
+            deadline = time.monotonic() + 20
+            while not any("Hello" in event for event in served.run.events):
+                assert time.monotonic() < deadline, "nothing was published while the pipe waited"
+                time.sleep(0.01)
+            sent = [json.loads(event) for event in served.run.events]
+            writer.write("world.\n")
+        messages = sse_messages(get(served.url + "events")[2])
+    finally:
+        handle.close()
+    assert [event for _, event in messages[: len(sent)]] == sent
+    deltas = [e["delta"] for _, e in messages if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    assert deltas == ["Hello, ", "world.\n"]  # not merged across the wait
+    assert messages[-1][1]["type"] == "RUN_FINISHED"
+    _, _, rest = get(served.url + "events", {"Last-Event-ID": str(len(sent))})
+    assert sse_messages(rest) == messages[len(sent) :]

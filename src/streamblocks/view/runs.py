@@ -1,12 +1,22 @@
 """One run shown by the viewer: its input processed once, its AG-UI messages kept.
 
-A reader thread feeds the input through the processor; each of our events goes to a
-:class:`~streamblocks.content.MessageAccumulator` (for *Export*) and to the project's
-:class:`~streamblocks.ext.agui.AGUIOutputAdapter`, whose events are encoded once, as
-JSON (:func:`~streamblocks.ext.agui.sse.event_json`, what the AG-UI SDK's encoder
-writes), and appended to :attr:`Run.events` in batches (whatever one read of the input
-made). Every page that connects gets the events from the start and then the new ones
-as they come, so reloading the page loses nothing.
+A reader thread feeds the input through the processor; each of our events is turned
+into AG-UI events by the project's :class:`~streamblocks.ext.agui.AGUIOutputAdapter`,
+made as wire dicts rather than SDK models (:mod:`streamblocks.view.wire`: the same
+JSON, a fraction of the work), encoded once and appended to :attr:`Run.events` in
+batches (whatever one read of the input made). Every page that connects gets the events
+from the start and then the new ones as they come, so reloading the page loses nothing.
+
+Consecutive deltas of the same text, thinking, tool call or block part are merged into
+one event before they are converted while the reader has them in hand (until reading
+would wait, see :class:`~streamblocks.view.source.Waits`; :class:`_Converter`): a text
+read a line at a time is one ``TEXT_MESSAGE_CONTENT`` per run of text between blocks, not
+one per line. Published events never change, so an event's number (the SSE ``id``) is
+the same for every page and a reconnecting page resumes exactly; the text is the same.
+
+*Export JSON* folds the run into a :class:`~streamblocks.content.Message` only when it is
+asked for: the reader keeps the events the fold needs (visible text and ended blocks)
+and :attr:`Run.message` folds those that came since the last export.
 
 What the AG-UI events do not carry is added as ``CUSTOM`` events named
 ``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
@@ -40,13 +50,13 @@ from .. import (
     StreamBlockProcessor,
     StreamFinished,
     StreamStarted,
+    TextDelta,
 )
 from ..content import Message, MessageAccumulator
-from ..ext.agui import AGUIOutputAdapter
 from ..ext.agui.payloads import jsonable
-from ..ext.agui.sse import event_json
 from .message import finished, message_events
 from .source import BadInput, Document
+from .wire import WireAdapter, custom_event, encode
 
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
@@ -61,7 +71,9 @@ class Run:
         self.events: list[str] = []
         self.done = False
         self.stopping = False
-        self.accumulator = MessageAccumulator()
+        self.kept: list[Any] = []  # the events Export folds, not folded yet
+        self._export = MessageAccumulator()
+        self._folding = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self._wake_pending = False
@@ -86,7 +98,7 @@ class Run:
         self._wake()
 
     def stopped(self, reason: str) -> None:
-        self.extend([event_json(_viewer_event("stopped", {"reason": reason}))])
+        self.extend([encode(_viewer_event("stopped", {"reason": reason}))])
 
     def _wake(self) -> None:
         with self._lock:
@@ -154,16 +166,27 @@ class Run:
             else:
                 await changed.wait()
 
+    def keep(self, event: Any) -> None:
+        """Keep ``event`` for the export when it changes the message (the reader's side)."""
+        if isinstance(event, BlockEnd) or (isinstance(event, TextDelta) and event.text):
+            self.kept.append(event)
+
     @property
     def message(self) -> Message:
-        """The run so far as the content model (what *Export* saves)."""
-        return self.accumulator.message
+        """The run so far as the content model (what *Export* saves): the events kept
+        since the last call folded now, and dropped."""
+        with self._folding:
+            kept = self.kept
+            count = len(kept)  # the reader may append meanwhile: those wait for next time
+            add = self._export.add
+            for event in kept[:count]:
+                add(event)
+            del kept[:count]
+            return self._export.message
 
 
-def _viewer_event(name: str, value: dict[str, Any]) -> Any:
-    from ag_ui.core import CustomEvent
-
-    return CustomEvent(name=VIEW_PREFIX + name, value=value)
+def _viewer_event(name: str, value: dict[str, Any]) -> dict[str, Any]:
+    return custom_event(VIEW_PREFIX + name, value)
 
 
 def _parent(event: Any) -> str | None:
@@ -172,16 +195,62 @@ def _parent(event: Any) -> str | None:
     return str(parent) if parent not in (None, "") else None
 
 
+def _merges(held: Any, event: Any) -> bool:
+    """Whether ``event`` continues the delta ``held`` (the same text, or the same part
+    of the same block)."""
+    kind = type(event)
+    if kind is not type(held):
+        return False
+    if kind is TextDelta:
+        return True
+    return (
+        kind is BlockDelta
+        and event.block_id == held.block_id
+        and event.section == held.section
+        and event.path == held.path
+    )
+
+
 class _Converter:
-    """Our events → AG-UI events (+ the viewer's own), for one run."""
+    """Our events → AG-UI events (+ the viewer's own), encoded, for one run."""
 
     def __init__(self, run: Run, on_warning: Callable[[str], None] | None = None) -> None:
         self.run = run
-        self.output = AGUIOutputAdapter().for_stream()
+        self.output = WireAdapter().for_stream()
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
         self.pending: list[str] = []  # encoded, not yet published
+        self.held: list[Any] = []  # consecutive deltas to merge, not converted yet
+
+    def take(self, event: Any) -> None:
+        """One of our events, in order: a delta is held while the next ones continue
+        it, and converted merged (see the module's docstring)."""
+        held = self.held
+        if type(event) is TextDelta or type(event) is BlockDelta:
+            if held and not _merges(held[0], event):
+                self.release()
+                held = self.held
+            held.append(event)
+            return
+        if held:
+            self.release()
+        self.publish(self.convert(event))
+
+    def release(self) -> None:
+        """Convert the held deltas as one."""
+        held = self.held
+        if not held:
+            return
+        self.held = []
+        event = held[0]
+        if len(held) > 1:
+            text = "".join([delta.text for delta in held])
+            if type(event) is TextDelta:
+                event = TextDelta(text)
+            else:
+                event = event._replace(text=text, partial_at=held[-1].partial_at)
+        self.publish(self.convert(event))
 
     def _nesting(self, event: Any) -> Any:
         """A ``parent`` event before the events that make a sub-agent block's row: its
@@ -203,10 +272,13 @@ class _Converter:
         return _viewer_event("parent", {"parent_id": parent})
 
     def convert(self, event: Any) -> list[Any]:
-        self.run.accumulator.add(event)
+        self.run.keep(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
         out = list(self.output.to_protocol_event(event))
+        kind = type(event)
+        if kind is TextDelta or (kind is BlockDelta and event.block_id not in self.calls):
+            return out  # the common case: nothing of the viewer's own to add
         nesting = self._nesting(event)
         if nesting is not None and out:
             out.insert(0, nesting)
@@ -242,16 +314,21 @@ class _Converter:
         return out
 
     def publish(self, agui: list[Any]) -> None:
-        """Encode ``agui`` now; hand it to the pages with what is held back when
-        :data:`_PUBLISH_EVERY` events are, or at the next :meth:`flush`."""
+        """Encode ``agui`` now (after the deltas held before it); hand it to the pages
+        with what is held back when :data:`_PUBLISH_EVERY` events are, or at the next
+        :meth:`flush`."""
+        if self.held:
+            self.release()
         pending = self.pending
         for event in agui:
-            pending.append(event_json(event))
+            pending.append(encode(event))
         if len(pending) >= _PUBLISH_EVERY:
             self.flush()
 
     def flush(self) -> None:
         """Publish what is held back (before the reader waits for more input)."""
+        if self.held:
+            self.release()
         if self.pending:
             self.run.extend(self.pending)
             self.pending = []
@@ -267,18 +344,26 @@ class _Converter:
 def _events(
     processor: StreamBlockProcessor, items: Iterator[Any], converter: _Converter
 ) -> Iterator[Any]:
-    """Our events for the input; its warnings and an exported run handled on the way."""
+    """Our events for the input; its warnings and an exported run handled on the way.
+
+    What was made so far is published before the reader waits for input (a pipe with
+    nothing to read yet, a paced pause): the source says when (``items.waits``, see
+    :class:`~streamblocks.view.source.Waits`); an iterator that cannot say is published
+    before each of its items."""
+    waits = getattr(items, "waits", None)
+    if waits is not None:
+        waits.hook = converter.flush
     first = next(items, None)
     if isinstance(first, Document):
         yield from _document(first, converter)
         return
 
     def inputs() -> Iterator[Any]:
-        # What was made so far is published before each read, which may wait (a pipe).
         if first is not None:
             yield from _input(first, converter)
         while True:
-            converter.flush()
+            if waits is None:
+                converter.flush()
             item = next(items, None)
             if item is None:
                 return
@@ -333,8 +418,7 @@ def produce(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for event in _events(processor, items, converter):
-                agui = converter.convert(event)
-                converter.publish(agui)
+                converter.take(event)
                 while caught:
                     converter.warn(_said(caught.pop(0)))
     except Exception as exc:  # the page shows it; the server keeps serving what it has

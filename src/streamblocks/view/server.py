@@ -141,7 +141,8 @@ def create_app(
         )
 
     async def export(request: Request) -> Response:
-        body = run.message.model_dump_json(indent=2)
+        # folded now (see Run.message), in a thread: the pages' streams go on meanwhile
+        body = await asyncio.to_thread(lambda: run.message.model_dump_json(indent=2))
         return Response(
             body,
             media_type="application/json",

@@ -17,6 +17,7 @@ import codecs
 import json
 import os
 import re
+import select
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -52,14 +53,50 @@ class Document(NamedTuple):
     message: dict[str, Any]
 
 
-def raw_chunks(handle: IO[bytes]) -> Iterator[bytes]:
-    """The bytes of ``handle`` as they become available (a pipe hands over each write)."""
+class Waits:
+    """Tells the reader when reading is about to wait (a pipe with nothing to read yet,
+    a paced replay's pause): :attr:`hook` is called first. The viewer publishes what it
+    made then, so a live page is never behind what was read, while a file read at once
+    is published in large batches."""
+
+    def __init__(self) -> None:
+        self.hook: Callable[[], None] | None = None
+
+    def __call__(self) -> None:
+        if self.hook is not None:
+            self.hook()
+
+
+class Items(Iterator[Any]):
+    """The items of an input (:func:`read`), with its :class:`Waits`."""
+
+    def __init__(self, items: Iterator[Any], waits: Waits) -> None:
+        self._items = items
+        self.waits = waits
+
+    def __next__(self) -> Any:
+        return next(self._items)
+
+
+def _ready(fd: int) -> bool:
+    """Whether reading ``fd`` returns at once (a regular file always does)."""
+    try:
+        return bool(select.select([fd], [], [], 0)[0])
+    except (OSError, ValueError):
+        return False
+
+
+def raw_chunks(handle: IO[bytes], waits: Callable[[], None] | None = None) -> Iterator[bytes]:
+    """The bytes of ``handle`` as they become available (a pipe hands over each write);
+    ``waits`` is called before a read that would wait."""
     fileno: Callable[[], int] | None = getattr(handle, "fileno", None)
     try:
         fd = fileno() if fileno is not None else None
     except (OSError, ValueError):
         fd = None
     while True:
+        if waits is not None and (fd is None or not _ready(fd)):
+            waits()
         data = os.read(fd, READ_SIZE) if fd is not None else handle.read(READ_SIZE)
         if not data:
             return
@@ -259,11 +296,21 @@ def timestamp(item: Any) -> float | None:
 
 
 def paced(
-    source: Iterator[Any], speed: float, sleep: Callable[[float], None] = time.sleep
+    source: Iterator[Any],
+    speed: float,
+    sleep: Callable[[float], None] = time.sleep,
+    waits: Callable[[], None] | None = None,
 ) -> Iterator[Any]:
     """``source`` replayed at ``speed`` × the pace of its timestamps (without timestamps,
-    :data:`DEFAULT_GAP` between items); no pause is longer than :data:`MAX_PAUSE`."""
+    :data:`DEFAULT_GAP` between items); no pause is longer than :data:`MAX_PAUSE`.
+    ``waits`` is called before each pause."""
     last: float | None = None
+
+    def pause(seconds: float) -> None:
+        if waits is not None:
+            waits()
+        sleep(seconds)
+
     for item in source:
         now = timestamp(item)
         if last is None or now is None:
@@ -272,14 +319,13 @@ def paced(
             gap = max(0.0, now - last)
         if now is not None:
             last = now
-        pause = min(gap / speed, MAX_PAUSE)
         if isinstance(item, str):  # text is replayed a line at a time
             for piece in item.splitlines(keepends=True):
-                sleep(min(DEFAULT_GAP / speed, MAX_PAUSE))
+                pause(min(DEFAULT_GAP / speed, MAX_PAUSE))
                 yield piece
             continue
-        if pause > 0:
-            sleep(pause)
+        if gap > 0:
+            pause(min(gap / speed, MAX_PAUSE))
         yield item
 
 
@@ -294,9 +340,10 @@ def not_binary(chunks: Iterator[bytes]) -> Iterator[bytes]:
         yield data
 
 
-def read(handle: IO[bytes], *, text: bool = False, speed: float | None = None) -> Iterator[Any]:
+def read(handle: IO[bytes], *, text: bool = False, speed: float | None = None) -> Items:
     """The items of an input: its format sniffed (or plain ``text``), and replayed at
     ``speed`` × its own pace when a speed is given."""
-    texts = decoded(not_binary(raw_chunks(handle)))
+    waits = Waits()
+    texts = decoded(not_binary(raw_chunks(handle, waits)))
     found: Iterator[Any] = iter(texts) if text else items(texts)
-    return found if speed is None else paced(found, speed)
+    return Items(found if speed is None else paced(found, speed, waits=waits), waits)

@@ -1,0 +1,120 @@
+"""AG-UI events as their wire JSON, made without the SDK's models.
+
+The viewer sends every AG-UI event of a run to the page once, as JSON, and never reads
+it back. Building an ``ag_ui.core`` model per event (a validation) only to serialize it
+again cost more than the conversion itself on a big run. :data:`WIRE` stands in for the
+``ag_ui.core`` module inside the project's own
+:class:`~streamblocks.ext.agui.AGUIOutputAdapter` (:class:`WireAdapter`): the same logic
+makes the same events, but each ``XxxEvent(...)`` call gives a plain ``dict`` with the
+keys and values the model's ``model_dump_json(by_alias=True)`` writes, in its order
+(the wire name of each field, optional fields without a value left out, defaults
+filled in). :func:`encode` writes either kind, so events the input passed through as
+real models (an AG-UI input) go out unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic_core import to_json
+
+from ..ext.agui import AGUIOutputAdapter
+from ..ext.agui.sse import _fields, event_json
+
+Maker = Callable[..., dict[str, Any]]
+
+
+def _maker(cls: Any) -> Maker:
+    """A function taking ``cls``'s keyword arguments and giving its wire ``dict``: the
+    wire name of each field given or with a default, in the model's order, a field
+    without a value left out when the model leaves it out. Where each goes is worked
+    out once per set of keywords (the adapter always passes the same ones)."""
+    fields = _fields(cls)  # (name, wire key, left out when None), in declaration order
+    keys = {name: key for name, key, _ in fields}
+    omitted = {name for name, _, omit in fields if omit}
+    defaults: dict[str, Any] = {}
+    for name, field in cls.model_fields.items():
+        if not field.is_required() and field.default is not None:
+            default = field.default
+            defaults[name] = getattr(default, "value", default)  # the event type: its name
+    plans: dict[tuple[str, ...], tuple[tuple[str, str, bool, bool], ...]] = {}
+
+    def plan(names: tuple[str, ...]) -> tuple[tuple[str, str, bool, bool], ...]:
+        unknown = set(names) - set(keys)
+        if unknown:
+            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)}")
+        return tuple(
+            (name, key, name in omitted, name not in names)
+            for name, key, _ in fields
+            if name in names or name in defaults
+        )
+
+    def make(**values: Any) -> dict[str, Any]:
+        names = tuple(values)
+        steps = plans.get(names)
+        if steps is None:
+            steps = plans[names] = plan(names)
+        out: dict[str, Any] = {}
+        for name, key, omit, default in steps:
+            value = defaults[name] if default else values[name]
+            if value is not None or not omit:
+                out[key] = value
+        return out
+
+    make.__name__ = cls.__name__
+    return make
+
+
+class _WireCore:
+    """``ag_ui.core`` with its event classes (and ``TokenUsage``) replaced by makers of
+    wire dicts; every other name (``BaseEvent``, ``Event``…) is the SDK's own."""
+
+    def __init__(self) -> None:
+        from ag_ui import core
+
+        self._core = core
+        for name in core.__all__:
+            value = getattr(core, name)
+            is_event = isinstance(value, type) and issubclass(value, core.BaseEvent)
+            if (is_event and value is not core.BaseEvent) or value is core.TokenUsage:
+                setattr(self, name, _maker(value))
+
+    def __getattr__(self, name: str) -> Any:  # what is not replaced: the SDK's own
+        if name.startswith("__") or "_core" not in self.__dict__:
+            raise AttributeError(name)
+        return getattr(self._core, name)
+
+
+_wire_core: _WireCore | None = None
+
+
+def wire_core() -> _WireCore:
+    """The one :class:`_WireCore` (made when first needed: it imports the SDK)."""
+    global _wire_core
+    if _wire_core is None:
+        _wire_core = _WireCore()
+    return _wire_core
+
+
+class WireAdapter(AGUIOutputAdapter):
+    """The project's AG-UI output adapter making wire dicts instead of SDK models (the
+    events it passes through from an AG-UI input stay the SDK's models)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        core: Any = wire_core()
+        self._core = self._blocks.core = core
+
+
+def custom_event(name: str, value: Any) -> dict[str, Any]:
+    """A ``CUSTOM`` event's wire dict."""
+    make: Maker = wire_core().CustomEvent
+    return make(name=name, value=value)
+
+
+def encode(event: Any) -> str:
+    """An event's JSON: a wire dict, or an SDK model as the SDK's encoder writes it."""
+    if type(event) is dict:
+        return to_json(event, by_alias=True, inf_nan_mode="null").decode()
+    return event_json(event)

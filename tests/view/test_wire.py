@@ -1,0 +1,117 @@
+"""The viewer's AG-UI events made as wire dicts: the bytes the SDK's models give."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ag_ui import core
+from hypothesis import given
+from hypothesis import strategies as st
+
+from adapters import test_agui
+from adapters import transcripts as t
+from adapters.test_agui_output import TEXT, chunks, registry
+from streamblocks import StreamBlockProcessor
+from streamblocks.cli import default_registry
+from streamblocks.ext.agui import AGUIOutputAdapter, agui_events
+from streamblocks.ext.agui.sse import event_json
+from streamblocks.view.wire import WireAdapter, custom_event, encode, wire_core
+
+from . import fixtures
+
+
+def _ours(name: str) -> list[Any]:
+    """Our events for one input of every kind the viewer shows."""
+    blocks = StreamBlockProcessor(registry())
+    transcripts = StreamBlockProcessor(default_registry(), unknown="block")
+    inputs: dict[str, Any] = {
+        "text, blocks, gadgets and a rejected block": lambda: blocks.process(chunks(TEXT)),
+        "custom blocks with metadata": lambda: transcripts.process([fixtures.CUSTOM_TEXT]),
+        "Claude, streamed: thinking, tools, raw events, usage": lambda: transcripts.process(
+            t.claude_partial_run()
+        ),
+        "Claude: tools and a failed result": lambda: transcripts.process(t.claude_tool_run()),
+        "Claude: the run failed": lambda: transcripts.process(t.claude_error_run()),
+        "Codex: commands, file changes, todos": lambda: transcripts.process(t.codex_run()),
+        "AG-UI input passed through": lambda: transcripts.process(test_agui.run_events()),
+        "sub-agents, two levels": fixtures.subagent_events,
+    }
+    return list(inputs[name]())
+
+
+NAMES = [
+    "text, blocks, gadgets and a rejected block",
+    "custom blocks with metadata",
+    "Claude, streamed: thinking, tools, raw events, usage",
+    "Claude: tools and a failed result",
+    "Claude: the run failed",
+    "Codex: commands, file changes, todos",
+    "AG-UI input passed through",
+    "sub-agents, two levels",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_wire_events_are_the_sdk_s_bytes(name: str) -> None:
+    ours = _ours(name)
+    sdk = agui_events(ours, AGUIOutputAdapter())
+    wire = agui_events(ours, WireAdapter())
+    assert [encode(event) for event in wire] == [event_json(event) for event in sdk]
+    assert [event.model_dump_json(by_alias=True) for event in sdk] == [
+        event_json(event) for event in sdk
+    ]  # what the SDK's EventEncoder writes
+    # made without the SDK's models, except what an AG-UI input passed through
+    made = [event for event in wire if not isinstance(event, core.BaseEvent)]
+    assert all(type(event) is dict for event in made)
+    if name != "AG-UI input passed through":
+        assert len(made) == len(wire)
+
+
+def test_every_kind_of_event_is_compared() -> None:
+    kinds = set()
+    for name in NAMES:
+        for event in agui_events(_ours(name), WireAdapter()):
+            wired = event if type(event) is dict else event.model_dump(by_alias=True)
+            kinds.add(str(wired.get("name") or wired["type"]).removeprefix("EventType."))
+    assert {
+        "RUN_STARTED", "RUN_FINISHED", "RUN_ERROR", "RAW",
+        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END",
+        "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END", "REASONING_END",
+        "TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END", "TOOL_CALL_RESULT",
+        "streamblocks.block_start", "streamblocks.block_metadata",
+        "streamblocks.block_delta", "streamblocks.block_end", "streamblocks.block_error",
+    } <= kinds  # fmt: skip
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(text=st.text(min_size=1), ident=st.text(), value=JSON, source=st.none() | st.text())
+def test_any_text_and_value_is_written_as_the_sdk_writes_it(
+    text: str, ident: str, value: Any, source: str | None
+) -> None:
+    wire = wire_core()
+    made = [
+        ("TextMessageContentEvent", {"message_id": ident, "delta": text}),
+        ("ReasoningMessageContentEvent", {"message_id": ident, "delta": text}),
+        ("ToolCallArgsEvent", {"tool_call_id": ident, "delta": text}),
+        ("ToolCallResultEvent", {"message_id": ident, "tool_call_id": ident, "content": text}),
+        ("ToolCallStartEvent", {"tool_call_id": ident, "tool_call_name": text}),
+        ("RawEvent", {"event": value, "source": source}),
+        ("CustomEvent", {"name": text, "value": value}),
+        ("RunErrorEvent", {"message": text, "code": source}),
+    ]
+    for cls, fields in made:
+        assert encode(getattr(wire, cls)(**fields)) == event_json(getattr(core, cls)(**fields))
+    assert encode(custom_event(text, value)) == event_json(core.CustomEvent(name=text, value=value))
+
+
+def test_a_field_the_event_does_not_have_is_an_error_not_written() -> None:
+    with pytest.raises(TypeError, match="mesage"):
+        wire_core().TextMessageEndEvent(message_id="m", mesage="typo")
