@@ -23,6 +23,7 @@ from .base import (
     TypeTable,
     Verdict,
     literal_line,
+    literal_line_pattern,
     set_starts_with,
 )
 
@@ -98,6 +99,7 @@ class _PreambleBlock(LineParser):
         self.started = True
         self.end_marker = end_marker
         self.marker_starts = end_marker[0]
+        self.closing_line = literal_line_pattern(end_marker)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = literal_line(line, self.end_marker, complete)
