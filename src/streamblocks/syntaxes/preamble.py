@@ -162,7 +162,9 @@ class DelimiterPreambleSyntax(LineSyntax):
         type_name = block_type.name if block_type is not None else marker
         metadata, positional, problem = _metadata(block_id, type_name, params, block_type)
         attrs: dict[str, Any] = {"params": positional} if positional else {}
-        attrs.update((key, metadata[key]) for key in metadata if key not in _STANDARD)
+        for key, value in metadata.items():
+            if key not in _STANDARD:
+                attrs[key] = value
         header = Header(
             name=marker,
             block_type=block_type,
