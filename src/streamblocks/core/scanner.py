@@ -278,7 +278,7 @@ class Scanner:
                 block = self.block
                 self.line = ""
                 lines.to_block(self, text[i:at], CONTENT)
-                if self.block is block:  # (not cut off by its size limit)
+                if block is not None and self.block is block:  # (not cut off by a limit)
                     lines.close_block(self, text[at:end])
                     return end
                 return at
