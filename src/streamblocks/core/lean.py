@@ -18,7 +18,7 @@ from .line_syntax import CONTENT, HOLD, TEXT
 if TYPE_CHECKING:
     from .scanner import Scanner
 
-SLOW, VISIBLE, LINE_START, CONTENT_MODE, BLOCK_LINE, REGION, HELD = range(7)
+SLOW, VISIBLE, CONTENT_MODE, BLOCK_LINE, LINE_START, REGION, HELD = range(7)
 """The lean modes (``Scanner.mode``, see :func:`settle`)."""
 
 
@@ -64,11 +64,16 @@ def settle(sc: Scanner) -> None:
             if block is not None and block.parser is parser and (block.streamed or not started):
                 if parser is not sc.searched:
                     sc.prepare(parser)
+                flow = CONTENT if started else HOLD
                 if line is None:
-                    if sc.flow is (CONTENT if started else HOLD):
+                    if sc.flow is flow:
                         mode = CONTENT_MODE
                 elif not line:
                     mode = BLOCK_LINE
+                if mode:  # (what the lean step needs, read once here)
+                    limits = sc.limits
+                    sc.lean_limit = limits.max_block_chars if started else limits.max_metadata_chars
+                    sc.lean_flow, sc.lean_path, sc.starts = flow, parser.path, parser.marker_starts
     sc.mode = mode
     sc.lean_from = sc.em.pos
 

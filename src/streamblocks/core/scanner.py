@@ -59,7 +59,10 @@ class Scanner:
         "flow",
         "inline",
         "lean",
+        "lean_flow",
         "lean_from",
+        "lean_limit",
+        "lean_path",
         "limits",
         "line",
         "max_marker",
@@ -150,6 +153,11 @@ class Scanner:
         self.mode = SLOW
         """The lean step the next chunk may take (see :func:`.lean.settle`)."""
         self.lean_from = 0
+        self.lean_flow: Verdict = CONTENT
+        """In a line block's lean step: what its lines are (``CONTENT``, or ``HOLD`` while
+        its header is read), up to what size, and the path of its deltas."""
+        self.lean_limit = 0
+        self.lean_path: str | None = None
         """The stream offset where the lean steps began (see :func:`.lean.count_lean`)."""
 
     # ------------------------------------------------------------------ the loop

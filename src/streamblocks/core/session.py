@@ -38,7 +38,7 @@ from .events import (
 )
 from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, VISIBLE
 from .limits import Limits
-from .line_syntax import CONTENT, HOLD
+from .line_syntax import HOLD
 from .provider import ProviderEvents
 from .scanner import Scanner
 from .syntax import SyntaxPlan
@@ -111,6 +111,39 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
+            elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
+                block = scan.block
+                assert block is not None
+                n = len(chunk)
+                stop = scan.content_stop(chunk)
+                if (
+                    (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
+                    and block.raw_len + n <= scan.lean_limit
+                    and (mode == CONTENT_MODE or chunk[0] not in scan.starts)  # type: ignore[operator]
+                ):
+                    flow = scan.lean_flow
+                    if mode == BLOCK_LINE:  # (a line start: the line is the block's)
+                        scan.flow = flow
+                        if stop is None:
+                            scan.line = None
+                            scan.mode = CONTENT_MODE
+                    elif stop is not None:  # (the next line: its first character decides)
+                        scan.line = ""
+                        scan.mode = BLOCK_LINE
+                    self._em.pos += n
+                    raw = block.raw  # (OpenBlock.add, inline)
+                    raw.append(chunk)
+                    block.raw_len += n
+                    if len(raw) > block.compact_at:
+                        block.compact()
+                    if flow is HOLD:  # (a header line: its parser reads it)
+                        assert block.parser is not None
+                        block.parser.held(chunk)
+                        return []
+                    source, path = block.partial, scan.lean_path  # (Emitter.delta, inline)
+                    at = source.add(chunk, path) if source is not None else None
+                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, path, at)
+                    return [new_event(BlockDelta, fields)]
             elif mode == LINE_START:
                 if chunk[0] not in scan.starts:  # type: ignore[operator]
                     stop = scan.visible_stop(chunk)
@@ -128,44 +161,8 @@ class Session:
                 events = region.lean(chunk)
                 if events is not None:
                     return events
-            elif mode == HELD:
-                if "\n" not in chunk and lean.hold(scan, chunk):
-                    return []
-            else:
-                parser = scan.parser
-                block = scan.block
-                assert parser is not None and block is not None
-                n = len(chunk)
-                stop = scan.content_stop(chunk)
-                started = parser.started  # (else: a header line, held while it is read)
-                limits = self._limits
-                if (
-                    (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
-                    and block.raw_len + n
-                    <= (limits.max_block_chars if started else limits.max_metadata_chars)
-                    and (mode == CONTENT_MODE or chunk[0] not in parser.marker_starts)  # type: ignore[operator]
-                ):
-                    if stop is None:
-                        scan.line = None
-                        scan.mode = CONTENT_MODE
-                    else:  # (the block's next line: its first character decides)
-                        scan.line = ""
-                        scan.mode = BLOCK_LINE
-                    self._em.pos += n
-                    raw = block.raw  # (OpenBlock.add, inline)
-                    raw.append(chunk)
-                    block.raw_len += n
-                    if len(raw) > block.compact_at:
-                        block.compact()
-                    if not started:
-                        scan.flow = HOLD
-                        parser.held(chunk)
-                        return []
-                    scan.flow = CONTENT
-                    source, path = block.partial, parser.path  # (Emitter.delta, inline)
-                    at = source.add(chunk, path) if source is not None else None
-                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, path, at)
-                    return [new_event(BlockDelta, fields)]
+            elif mode == HELD and "\n" not in chunk and lean.hold(scan, chunk):
+                return []
         return self._feed(chunk)
 
     def _feed(self, chunk: Any) -> list[Event]:
