@@ -46,10 +46,12 @@ def settle(sc: Scanner) -> None:
         elif parser is None or (parser.visible and parser.marker_starts is not None):
             if parser is None:
                 sc.visible_stop, sc.starts = sc.outside_stop, sc.outside_starts
+                sc.nl_only = not sc.all_openers
             else:
                 if parser is not sc.searched:
                     sc.prepare(parser)
                 sc.visible_stop, sc.starts = sc.shown_stop, parser.marker_starts
+                sc.nl_only = not (sc.all_openers and sc.scan_fences)
             if line is None:
                 if sc.flow is TEXT:
                     mode = VISIBLE

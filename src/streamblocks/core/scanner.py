@@ -68,6 +68,7 @@ class Scanner:
         "max_marker",
         "mode",
         "nl_lean",
+        "nl_only",
         "openers",
         "outside_search",
         "outside_starts",
@@ -122,6 +123,9 @@ class Scanner:
         blocks, or in a code fence the model shows)."""
         self.starts = self.outside_starts
         """The characters a marker line may start with, for the lean visible step."""
+        self.nl_only = not self.all_openers
+        """Whether the lean visible step has no inline opener to look for: its search then
+        stops only at a newline."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers
         )

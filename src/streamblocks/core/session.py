@@ -106,7 +106,8 @@ class Session:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
-                stop = scan.visible_stop(chunk)
+                # (with no inline opener to look for, a chunk without a newline has no stop)
+                stop = None if scan.nl_only and "\n" not in chunk else scan.visible_stop(chunk)
                 if stop is None or lean.line_ends(scan, stop, chunk):
                     n = len(chunk)
                     self._em.pos += n
@@ -115,7 +116,9 @@ class Session:
                 block = scan.block
                 assert block is not None
                 n = len(chunk)
-                stop = scan.content_stop(chunk)
+                stop = (
+                    scan.content_stop(chunk) if "\n" in chunk else None
+                )  # (its stops are at newlines)
                 if (
                     (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
                     and block.raw_len + n <= scan.lean_limit
