@@ -18,8 +18,9 @@ from .line_syntax import CONTENT, HOLD, TEXT
 if TYPE_CHECKING:
     from .scanner import Scanner
 
-SLOW, VISIBLE, CONTENT_MODE, BLOCK_LINE, LINE_START, REGION, HELD = range(7)
-"""The lean modes (``Scanner.mode``, see :func:`settle`)."""
+SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD = range(7)
+"""The lean modes (``Scanner.mode``, see :func:`settle`), numbered in the order
+``Session.feed`` tests them: the bulk states first."""
 
 
 def settle(sc: Scanner) -> None:

@@ -112,13 +112,18 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
+            elif mode == REGION:
+                region = scan.region
+                assert region is not None
+                events = region.lean(chunk)
+                if events is not None:
+                    return events
             elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
                 block = scan.block
                 assert block is not None
                 n = len(chunk)
-                stop = (
-                    scan.content_stop(chunk) if "\n" in chunk else None
-                )  # (its stops are at newlines)
+                # (its stops are at newlines: a chunk without one has none)
+                stop = scan.content_stop(chunk) if "\n" in chunk else None
                 if (
                     (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
                     and block.raw_len + n <= scan.lean_limit
@@ -158,12 +163,6 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
-            elif mode == REGION:
-                region = scan.region
-                assert region is not None
-                events = region.lean(chunk)
-                if events is not None:
-                    return events
             elif mode == HELD and "\n" not in chunk and lean.hold(scan, chunk):
                 return []
         return self._feed(chunk)
