@@ -146,7 +146,9 @@ class Session:
                         block.compact()
                     if flow is HOLD:  # (a header line: its parser reads it)
                         assert block.parser is not None
+                        self._busy = True  # (a parser's hook may raise: see _feed)
                         block.parser.held(chunk)
+                        self._busy = False
                         return []
                     source, path = block.partial, scan.lean_path  # (Emitter.delta, inline)
                     at = source.add(chunk, path) if source is not None else None
@@ -163,8 +165,12 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
-            elif mode == HELD and "\n" not in chunk and lean.hold(scan, chunk):
-                return []
+            elif mode == HELD and "\n" not in chunk:
+                self._busy = True  # (a syntax's answer may raise: see _feed)
+                held = lean.hold(scan, chunk)
+                self._busy = False
+                if held:
+                    return []
         return self._feed(chunk)
 
     def _feed(self, chunk: Any) -> list[Event]:
