@@ -14,7 +14,15 @@ from typing import ClassVar
 from streamblocks import Block, BlockEnd, BlockRegistry, StreamBlockProcessor
 from streamblocks.core.registry import BlockType
 from streamblocks.prompts import listing
-from streamblocks.syntaxes import Header, LineParser, Syntax, TypeTable, Verdict, literal_line
+from streamblocks.syntaxes import (
+    Header,
+    LineParser,
+    Syntax,
+    TypeTable,
+    Verdict,
+    literal_line,
+    literal_line_pattern,
+)
 
 OPENER = re.compile(r"@@ ([A-Za-z]+)(?: (.*))?")
 
@@ -24,6 +32,7 @@ class AtBlock(LineParser):
 
     started = True
     marker_starts = "@"  # only lines starting with "@" can close the block
+    closing_line = literal_line_pattern("@@")  # found with one search
 
     def __init__(self, header: Header) -> None:
         self.header = header

@@ -292,7 +292,7 @@ def test_core_v2_matches_the_reference_for_every_chunking(text: str, data: st.Da
 
 def line_pieces(text: str, size: int) -> list[str]:
     """Each line cut into ``size``-character pieces, the last ending at its newline: the
-    session's lean step goes on at each line start (``Scanner.line_ends``)."""
+    session's lean step goes on at each line start (``lean.line_ends``)."""
     pieces: list[str] = []
     for line in text.splitlines(keepends=True):
         pieces += [line[i : i + size] for i in range(0, len(line), size)]

@@ -91,3 +91,14 @@ def test_tags_held_over_many_chunks(size: int, processor: Any) -> None:
         "<citation>a\nb</citation>!!b2:note\n"  # mid-line after the block: not a marker
     )
     check(processor, [text[i : i + size] for i in range(0, len(text), size)])
+
+
+def test_a_closing_tag_split_after_a_false_one_with_spaces() -> None:
+    """``</citation x`` (spaces, then not ``>``) is content; a real closing tag split
+    after its ``<`` then ends the block at its ``>``, with no space counted from before."""
+    text = "<citation>a </citation  b <x>y</citation>\nz"
+    at = text.index("</citation>") + 1
+    check(CASES[0], [text[:at], text[at:]])
+    events = run(CASES[0], [text[:at], text[at:]])
+    ends = [e.block for e in events if e.type == "BLOCK_END"]
+    assert [block.raw for block in ends] == ["<citation>a </citation  b <x>y</citation>"]

@@ -74,7 +74,8 @@ class Emitter:
 
     def delta(self, block: OpenBlock, text: str) -> None:
         """Streamed content of ``block`` (already counted in its raw)."""
-        key = (block.block_id, block.type_name, block.path)
+        parser = block.parser  # (OpenBlock.path, inline)
+        key = (block.block_id, block.type_name, parser.path if parser is not None else None)
         if self.texts:
             self.flush_texts()
         elif self.deltas and key != self.delta_key:
@@ -176,7 +177,10 @@ class Emitter:
         assert block_type is not None
         fail = block.block_id, block.type_name
         try:
-            content = block.parse(block.body_text() if body is BODY else body)
+            if body is BODY:
+                body = block.body_text(raw)
+            parser = block.parser
+            content = parser.parse(body) if parser is not None else body
             if block_type.content is not None:
                 content = validate_content(block_type.content, content)
         except ParseFailure as failure:  # one name per clause: mypyc types it once

@@ -100,7 +100,13 @@ class LineParser(metaclass=ABCMeta):
     The scanner finds the next such line with one search, so set it when you can."""
 
     closing_line: re.Pattern[str] | None = None
-    """Deprecated, ignored by the scanner (kept so older parsers still type-check)."""
+    """Optional. Set it on a started parser whose every complete line is ``CONTENT``
+    except its closing line (``CLOSE``): a pattern matching ``"\\n"``, that closing line
+    and its ``"\\n"``. The scanner then finds the block's closing line with one search
+    of this pattern, and the content before it in one piece, without asking
+    :meth:`on_line` about the lines between; it must agree with :meth:`on_line` (see
+    :func:`~streamblocks.syntaxes.base.literal_line_pattern`). A closing line longer
+    than ``max_marker_chars`` is content all the same (the rule above)."""
 
     def held(self, piece: str) -> None:  # noqa: B027  (optional hook)
         """Receives each piece of header text held while not started (``HOLD``), the

@@ -29,7 +29,7 @@ from .line_syntax import (
 )
 from .open_block import OpenBlock
 from .syntax import BODY as WHOLE_BODY
-from .syntax import Header, settle_class_values
+from .syntax import settle_class_values
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -59,12 +59,27 @@ def decide(sc: Scanner, line: str, complete: bool) -> None:
         if verdict is None:  # a syntax took the line
             sc.line = ""
             return
+    elif parser.marker_starts is not None and body and body[0] not in parser.marker_starts:
+        verdict = default_verdict(parser)
     else:
-        verdict = _ask(parser, body, complete)
+        verdict = parser.on_line(body, complete)
+        sc.searched = None  # (the parser may have changed its marker starts)
+        if verdict is PENDING and complete:
+            verdict = default_verdict(parser)
     if verdict is PENDING:
         sc.line = line
         return
     apply(sc, verdict, line, complete)
+
+
+def undecided(sc: Scanner, line: str) -> bool:
+    """Whether ``line``, the partial line held at a line start outside blocks, may
+    still open a block (counted as :func:`decide` counts it; what a syntax answers
+    about a partial line changes nothing)."""
+    if len(line) > sc.max_marker:
+        return False
+    sc.examined += len(line)
+    return _open(sc, line, line, False, 0) is PENDING
 
 
 def _decide_long(sc: Scanner, line: str, body: str, complete: bool) -> None:
@@ -75,44 +90,27 @@ def _decide_long(sc: Scanner, line: str, body: str, complete: bool) -> None:
     sc.examined += len(head)
     parser = sc.parser
     if parser is None:
-        if _offer(sc, head, False, 0) is PENDING:
+        if _open(sc, line, head, False, 0) is PENDING:
             _marker_too_large(sc, line, complete)
             return
         verdict = TEXT
+    elif parser.marker_starts is not None and head[0] not in parser.marker_starts:
+        verdict = default_verdict(parser)
     else:
-        verdict = _ask(parser, head, False)
+        verdict = parser.on_line(head, False)
+        sc.searched = None
         if verdict is PENDING:
             verdict = default_verdict(parser)
     apply(sc, verdict, line, complete)
 
 
-def _ask(parser: LineParser, body: str, complete: bool) -> Verdict:
-    starts = parser.marker_starts
-    if starts is not None and body and body[0] not in starts:
-        return default_verdict(parser)
-    verdict = parser.on_line(body, complete)
-    if verdict is PENDING and complete:
-        return default_verdict(parser)
-    return verdict
-
-
 def _open(sc: Scanner, line: str, body: str, complete: bool, first: int) -> Verdict | None:
-    """Offer a line outside any block to the line syntaxes from index ``first`` on.
+    """Offer a line outside any block to the line syntaxes from index ``first`` on;
+    the first that takes the (complete) line opens its block or region on it.
 
-    Returns ``None`` when a syntax took the (complete) line, ``PENDING`` when one may
-    still take it, ``TEXT`` otherwise.
+    Returns ``None`` when a syntax took the line, ``PENDING`` when one may still take
+    it, ``TEXT`` otherwise.
     """
-    answer = _offer(sc, body, complete, first)
-    if not isinstance(answer, tuple):
-        return answer
-    index, parser = answer
-    _engage(sc, parser, sc.plan[index][0].name, index, line)
-    return None
-
-
-def _offer(sc: Scanner, body: str, complete: bool, first: int) -> tuple[int, LineParser] | Verdict:
-    """The first line syntax (from index ``first`` on) that takes the line, with its
-    parser; else ``PENDING`` when one may still take it, ``TEXT`` otherwise."""
     pending = False
     plan, prefilter = sc.plan, sc.prefilter
     for index in range(first, len(plan)):
@@ -125,9 +123,9 @@ def _offer(sc: Scanner, body: str, complete: bool, first: int) -> tuple[int, Lin
             continue
         if answer is PENDING or not complete:
             pending = True
-        elif answer.__class__ is not Verdict:  # a parser: the syntax took the line
-            assert isinstance(answer, LineParser)
-            return index, settle_class_values(answer)
+        elif not isinstance(answer, Verdict):  # a parser: the syntax took the line
+            _engage(sc, settle_class_values(answer), syntax.name, index, line)
+            return None
     return PENDING if pending else TEXT
 
 
@@ -157,8 +155,7 @@ def apply(sc: Scanner, verdict: Verdict, line: str, complete: bool) -> None:
     elif verdict is START:
         _start(sc, line, complete)
     elif verdict is CLOSE:
-        sc.flow = TEXT
-        _close_block(sc, line)
+        close_block(sc, line)
     elif verdict is REJECT:
         _reject(sc, line)
     elif verdict is VERBATIM:
@@ -181,25 +178,21 @@ def _engage(sc: Scanner, parser: LineParser, syntax_name: str, index: int, line:
         return
     block = sc.block = OpenBlock(parser, syntax_name, index, em.pos)
     if parser.started:
-        _hold_unlimited(sc, line)
-        em.begin(block, _header(parser))
+        _begin(sc, block, parser, line)
     else:
         to_block(sc, line, HOLD)
 
 
-def _header(parser: LineParser) -> Header:
+def _begin(sc: Scanner, block: OpenBlock, parser: LineParser, line: str) -> None:
+    """The block's header is complete with ``line``, which belongs to the block
+    whatever its limit (it is bounded by ``max_marker_chars`` already)."""
+    if line:
+        block.raw.append(line)  # (OpenBlock.add: a line or two held, nothing to compact)
+        block.raw_len += len(line)
+        sc.em.pos += len(line)
     header = parser.header
     assert header is not None
-    return header
-
-
-def _hold_unlimited(sc: Scanner, line: str) -> None:
-    """Opener and closing lines always belong to the block (they are bounded by
-    ``max_marker_chars`` already)."""
-    block = sc.block
-    assert block is not None
-    block.add(line)
-    sc.em.pos += len(line)
+    sc.em.begin(block, header)
 
 
 def to_block(sc: Scanner, piece: str, verdict: Verdict) -> None:
@@ -213,7 +206,11 @@ def to_block(sc: Scanner, piece: str, verdict: Verdict) -> None:
     limits = sc.limits
     room = (limits.max_block_chars if block.started else limits.max_metadata_chars) - block.raw_len
     if len(piece) <= room:
-        block.add(piece)
+        raw = block.raw  # (OpenBlock.add, inline)
+        raw.append(piece)
+        block.raw_len += len(piece)
+        if len(raw) > block.compact_at:
+            block.compact()
         em.pos += len(piece)
         if verdict is CONTENT:
             if block.streamed:
@@ -271,14 +268,13 @@ def _start(sc: Scanner, line: str, complete: bool) -> None:
     then = parser.then
     em = sc.em
     if then is None:
-        _hold_unlimited(sc, line)
-        em.begin(block, _header(parser))
+        _begin(sc, block, parser, line)
         return
     held = block.joined()
     cut = _line_offset(held, parser.opener_lines)
     block.reset(held[:cut])
     em.pos -= len(held) - cut
-    em.begin(block, _header(parser))
+    _begin(sc, block, parser, "")
     if held[cut:]:
         to_block(sc, held[cut:], CONTENT)
     if sc.block is block:
@@ -288,13 +284,17 @@ def _start(sc: Scanner, line: str, complete: bool) -> None:
         em.text(line)
 
 
-def _close_block(sc: Scanner, line: str) -> None:
+def close_block(sc: Scanner, line: str) -> None:
+    """The open line block's closing ``line``: the block ends."""
     block = sc.block
     assert block is not None
     block.body_end = block.raw_len
-    _hold_unlimited(sc, line)
+    block.raw.append(line)  # (OpenBlock.add: the raw is joined next)
+    block.raw_len += len(line)
+    sc.em.pos += len(line)
     sc.block = None
     sc.parser = None
+    sc.flow = TEXT
     sc.em.close(block, WHOLE_BODY)
 
 

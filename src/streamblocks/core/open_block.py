@@ -124,10 +124,9 @@ class OpenBlock:
         self.raw_len = len(raw)
         self.compact_at = 1 + COMPACT_EVERY
 
-    def body_text(self) -> str:
-        """The content text: between opener and closer (line blocks), or the spans
-        attributed as content (inline blocks)."""
-        raw = self.joined()
+    def body_text(self, raw: str) -> str:
+        """The content text in ``raw``, the block's joined raw text: between opener and
+        closer (line blocks), or the spans attributed as content (inline blocks)."""
         if self.parser is None:
             spans = self.spans
             if len(spans) == 2:
@@ -135,7 +134,3 @@ class OpenBlock:
             return "".join([raw[spans[k] : spans[k + 1]] for k in range(0, len(spans), 2)])
         end = self.body_end if self.body_end >= 0 else len(raw)
         return raw[self.opener_len : end]
-
-    def parse(self, body: Any) -> Any:
-        parser = self.parser
-        return parser.parse(body) if parser is not None else body

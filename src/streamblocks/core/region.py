@@ -114,7 +114,7 @@ class Region(InlineOut):
         return self.has_bulk and block is not None and block.streamed
 
     def lean(self, text: str) -> list[Event] | None:
-        """The lean step of a region (see :meth:`.scanner.Scanner.settle`): the
+        """The lean step of a region (see :func:`.lean.settle`): the
         reader's bulk step takes ``text`` whole as content (its own held characters
         first); ``None`` when it declines, or the limit is near, so :meth:`step` reads
         ``text`` instead."""

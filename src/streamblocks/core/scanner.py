@@ -19,13 +19,12 @@ looked at (searched, handed to a syntax, offered as a line): tests check that it
 
 from __future__ import annotations
 
-import re
-
 from mypy_extensions import mypyc_attr
 
 from . import lines
 from .emitter import Emitter
 from .events import StopReason
+from .lean import SLOW
 from .limits import Limits
 from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
@@ -34,17 +33,13 @@ from .registry import TypeTable
 from .searches import (
     Search,
     Stop,
-    lean_content_stop,
     lean_visible_stop,
-    line_search,
     nothing,
+    parser_searches,
     tail_search,
     visible_search,
 )
 from .syntax import InlineSyntax, SyntaxPlan
-
-SLOW, VISIBLE, LINE_START, CONTENT_MODE, BLOCK_LINE, REGION = range(6)
-"""The scanner's lean modes (see :meth:`Scanner.settle`)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -55,6 +50,7 @@ class Scanner:
         "all_openers",
         "block",
         "block_search",
+        "closing",
         "content_stop",
         "em",
         "examined",
@@ -63,15 +59,20 @@ class Scanner:
         "flow",
         "inline",
         "lean",
+        "lean_flow",
         "lean_from",
+        "lean_limit",
+        "lean_path",
         "limits",
         "line",
         "max_marker",
         "mode",
         "nl_lean",
+        "nl_only",
         "openers",
         "outside_search",
         "outside_starts",
+        "outside_stop",
         "parser",
         "plan",
         "prefilter",
@@ -79,6 +80,8 @@ class Scanner:
         "room",
         "scan_fences",
         "searched",
+        "shown_stop",
+        "starts",
         "tail",
         "tail_span",
         "tails",
@@ -114,18 +117,28 @@ class Scanner:
         self.tails = tail_search(self.all_openers)
         self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
         self.outside_search = visible_search(self.outside_starts, self.all_openers)
-        self.visible_stop = lean_visible_stop(self.outside_starts, self.all_openers)
-        """The lean visible step's search: anything that ends plain visible text."""
+        self.outside_stop = lean_visible_stop(self.outside_starts, self.all_openers)
+        self.visible_stop = self.outside_stop
+        """The lean visible step's search: anything that ends plain visible text (outside
+        blocks, or in a code fence the model shows)."""
+        self.starts = self.outside_starts
+        """The characters a marker line may start with, for the lean visible step."""
+        self.nl_only = not self.all_openers
+        """Whether the lean visible step has no inline opener to look for: its search then
+        stops only at a newline."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers
         )
         """Whether a newline ending a chunk of visible text is the stop it matches
         alone (no opener holds a newline), so the lean step goes on at the line start."""
         self.searched: LineParser | None = None
-        """The parser the next three searches were made for (see :meth:`_searches`)."""
+        """The parser the next three searches were made for (see :meth:`prepare`)."""
         self.block_search: Search = nothing
+        self.closing: Search = nothing
+        """The search of the open block's closing line (``LineParser.closing_line``)."""
         self.fence_search: Search = nothing
         self.content_stop: Stop = nothing
+        self.shown_stop: Stop = nothing
         self.scan_fences = any(not syntax.code_aware for _, syntax, _ in inline)
         self.line: str | None = ""
         """The held start of the current line (``""``: at a line start, nothing held;
@@ -142,9 +155,14 @@ class Scanner:
         self.lean = False
         """Whether the session takes the lean steps at all (text in, no transforms)."""
         self.mode = SLOW
-        """The lean step the next chunk may take (see :meth:`settle`)."""
+        """The lean step the next chunk may take (see :func:`.lean.settle`)."""
         self.lean_from = 0
-        """The stream offset where the lean steps began (see :meth:`count_lean`)."""
+        self.lean_flow: Verdict = CONTENT
+        """In a line block's lean step: what its lines are (``CONTENT``, or ``HOLD`` while
+        its header is read), up to what size, and the path of its deltas."""
+        self.lean_limit = 0
+        self.lean_path: str | None = None
+        """The stream offset where the lean steps began (see :func:`.lean.count_lean`)."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -186,7 +204,7 @@ class Scanner:
             else:
                 scan_inline = self.scan_fences
                 if parser is not self.searched:
-                    self._searches(parser)
+                    self.prepare(parser)
                 found = self.fence_search(text, i)
             if found is not None:
                 at = found.start()
@@ -247,13 +265,46 @@ class Scanner:
             end = n if nl < 0 else nl + 1
         else:
             if parser is not self.searched:
-                self._searches(parser)
+                self.prepare(parser)
+            if self.closing is not nothing and self.flow is CONTENT:
+                return self._to_closing(text, i, parser.marker_starts)
             found = self.block_search(text, i)
             end = n if found is None else found.start() + 1
         self.examined += end - i
         if text[end - 1] == "\n":
             self.line = ""
         lines.to_block(self, text[i:end], self.flow)
+        return end
+
+    def _to_closing(self, text: str, i: int, starts: str) -> int:
+        """The content of a block whose parser names its closing line, up to that line,
+        in one piece; the closing line closes the block. Without one in ``text``, the
+        content runs to the last line, which goes to the line start when a marker may
+        begin it (it may still become the closing line)."""
+        found = self.closing(text, i)
+        if found is not None:
+            at = found.start() + 1
+            end = found.end()
+            if end - at <= self.max_marker + 1:  # (a marker line's length bound)
+                self.examined += end - i
+                block = self.block
+                self.line = ""
+                lines.to_block(self, text[i:at], CONTENT)
+                if block is not None and self.block is block:  # (not cut off by a limit)
+                    lines.close_block(self, text[at:end])
+                    return end
+                return at
+            end = at  # (too long to be a marker: content, decided at its line start)
+        else:
+            end = len(text)
+            if text[end - 1] != "\n":
+                last = text.rfind("\n", i) + 1
+                if last and text[last] in starts:
+                    end = last
+        self.examined += end - i
+        if text[end - 1] == "\n":
+            self.line = ""
+        lines.to_block(self, text[i:end], CONTENT)
         return end
 
     def _line_start(self, text: str, i: int) -> int:
@@ -273,75 +324,16 @@ class Scanner:
         lines.decide(self, line + text[i:end], nl >= 0)
         return end
 
-    def _searches(self, parser: LineParser) -> None:
+    def prepare(self, parser: LineParser) -> None:
         """Compile (or find compiled) the searches of ``parser``'s lines, once per
         parser rather than once per step."""
         self.searched = parser
         starts = parser.marker_starts
         openers = self.all_openers if self.scan_fences else ()
-        self.fence_search = visible_search(starts, openers)
-        self.block_search = line_search(starts) if starts is not None else nothing
-        self.content_stop = lean_content_stop(starts)
-
-    # ------------------------------------------------------------------ the lean steps
-
-    def settle(self) -> None:
-        """After a full step: name the lean step the next chunk may take, one of the
-        three bulk states where a chunk is one search and at most one event (taken
-        by :meth:`Session.feed <streamblocks.core.session.Session.feed>`):
-
-        * ``VISIBLE`` / ``LINE_START``: visible text outside blocks, mid-line or at a
-          line start that no line marker can begin with;
-        * ``CONTENT`` / ``BLOCK_LINE``: the streamed content of a line block, the same;
-        * ``REGION``: the content of an inline block whose reader has a bulk step.
-
-        Everything else (``SLOW``) goes through :meth:`run`.
-        """
-        mode = SLOW
-        if self.lean and not self.tail:
-            region, parser, line = self.region, self.parser, self.line
-            if region is not None:
-                if region.lean_ready():
-                    mode = REGION
-            elif parser is None:
-                if line is None:
-                    if self.flow is TEXT:
-                        mode = VISIBLE
-                elif not line and self.outside_starts is not None:
-                    mode = LINE_START
-            elif parser.marker_starts is not None and parser.started:
-                block = self.block
-                if block is not None and block.streamed and block.parser is parser:
-                    if parser is not self.searched:
-                        self._searches(parser)
-                    if line is None:
-                        if self.flow is CONTENT:
-                            mode = CONTENT_MODE
-                    elif not line:
-                        mode = BLOCK_LINE
-        self.mode = mode
-        self.lean_from = self.em.pos
-
-    def count_lean(self) -> None:
-        """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
-        Outside a region a lean step searches its chunk once and takes it whole, so
-        it adds to the stream offset only, and this brings the count up to date
-        (before a full step, at the end, when the count is read)."""
-        mode = self.mode
-        if mode and mode != REGION:
-            pos = self.em.pos
-            self.examined += pos - self.lean_from
-            self.lean_from = pos
-
-    def line_ends(self, stop: re.Match[str], chunk: str) -> bool:
-        """In a lean visible step: whether ``stop``, what the visible search found in
-        ``chunk``, is only the newline ending it; then the next chunk is read at the line
-        start (:data:`LINE_START`), whose first character decides."""
-        if self.nl_lean and stop.start() == len(chunk) - 1 and chunk[-1] == "\n":
-            self.line = ""
-            self.mode = LINE_START
-            return True
-        return False
+        found = parser_searches(starts, openers)
+        self.fence_search, self.block_search, self.content_stop, self.shown_stop = found
+        closing = parser.closing_line
+        self.closing = closing.search if closing is not None and parser.started else nothing
 
     # ------------------------------------------------------------------ the end
 

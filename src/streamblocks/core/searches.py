@@ -67,5 +67,18 @@ def lean_content_stop(starts: str | None) -> Stop:
     return re.compile("\n(?:[" + re.escape(starts) + "]|\\Z)").search
 
 
+@functools.lru_cache(maxsize=256)
+def parser_searches(
+    starts: str | None, openers: tuple[str, ...]
+) -> tuple[Search, Search, Stop, Stop]:
+    """The searches of the lines in a line parser whose markers start with ``starts``:
+    visible text in it (a shown code fence, ``openers`` the inline openers read there),
+    the next line that may be a marker, and the stops of the lean content and visible
+    steps."""
+    block = line_search(starts) if starts is not None else nothing
+    shown = lean_visible_stop(starts, openers)
+    return visible_search(starts, openers), block, lean_content_stop(starts), shown
+
+
 def nothing(text: str, pos: int = 0) -> re.Match[str] | None:
     return None

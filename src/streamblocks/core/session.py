@@ -22,6 +22,7 @@ from mypy_extensions import mypyc_attr
 
 from ..adapters.protocols import InputAdapter
 from ..transforms import DeltaTransform, compose_transforms
+from . import lean
 from .emitter import Emitter
 from .errors import SessionClosedError
 from .events import (
@@ -35,10 +36,11 @@ from .events import (
     TextDelta,
     new_event,
 )
+from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, VISIBLE
 from .limits import Limits
-from .line_syntax import CONTENT
+from .line_syntax import HOLD
 from .provider import ProviderEvents
-from .scanner import BLOCK_LINE, CONTENT_MODE, LINE_START, REGION, SLOW, VISIBLE, Scanner
+from .scanner import Scanner
 from .syntax import SyntaxPlan
 
 _BOM = "\ufeff"
@@ -102,21 +104,11 @@ class Session:
         mode = scan.mode
         if mode and chunk and chunk.__class__ is str:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
-            # stop for is one search and one event (see Scanner.settle).
+            # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
-                stop = scan.visible_stop(chunk)
-                if stop is None or scan.line_ends(stop, chunk):
-                    n = len(chunk)
-                    self._em.pos += n
-                    return [new_event(TextDelta, (chunk,))]
-            elif mode == LINE_START:
-                if chunk[0] not in scan.outside_starts:  # type: ignore[operator]
-                    stop = scan.visible_stop(chunk)
-                    if stop is None:
-                        scan.line = None  # (the line is decided: no marker starts with it)
-                        scan.mode = VISIBLE
-                    elif not scan.line_ends(stop, chunk):
-                        return self._feed(chunk)
+                # (with no inline opener to look for, a chunk without a newline has no stop)
+                stop = None if scan.nl_only and "\n" not in chunk else scan.visible_stop(chunk)
+                if stop is None or lean.line_ends(scan, stop, chunk):
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
@@ -126,41 +118,66 @@ class Session:
                 events = region.lean(chunk)
                 if events is not None:
                     return events
-            else:
-                parser = scan.parser
+            elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
                 block = scan.block
-                assert parser is not None and block is not None
+                assert block is not None
                 n = len(chunk)
-                stop = scan.content_stop(chunk)
+                # (its stops are at newlines: a chunk without one has none)
+                stop = scan.content_stop(chunk) if "\n" in chunk else None
                 if (
                     (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
-                    and block.raw_len + n <= self._limits.max_block_chars
-                    and (mode == CONTENT_MODE or chunk[0] not in parser.marker_starts)  # type: ignore[operator]
+                    and block.raw_len + n <= scan.lean_limit
+                    and (mode == CONTENT_MODE or chunk[0] not in scan.starts)  # type: ignore[operator]
                 ):
-                    if stop is None:
-                        scan.line = None
-                        scan.mode = CONTENT_MODE
-                    else:  # (the block's next line: its first character decides)
+                    flow = scan.lean_flow
+                    if mode == BLOCK_LINE:  # (a line start: the line is the block's)
+                        scan.flow = flow
+                        if stop is None:
+                            scan.line = None
+                            scan.mode = CONTENT_MODE
+                    elif stop is not None:  # (the next line: its first character decides)
                         scan.line = ""
                         scan.mode = BLOCK_LINE
-                    scan.flow = CONTENT
                     self._em.pos += n
                     raw = block.raw  # (OpenBlock.add, inline)
                     raw.append(chunk)
                     block.raw_len += n
                     if len(raw) > block.compact_at:
                         block.compact()
-                    source, path = block.partial, parser.path  # (Emitter.delta, inline)
+                    if flow is HOLD:  # (a header line: its parser reads it)
+                        assert block.parser is not None
+                        self._busy = True  # (a parser's hook may raise: see _feed)
+                        block.parser.held(chunk)
+                        self._busy = False
+                        return []
+                    source, path = block.partial, scan.lean_path  # (Emitter.delta, inline)
                     at = source.add(chunk, path) if source is not None else None
                     fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, path, at)
                     return [new_event(BlockDelta, fields)]
+            elif mode == LINE_START:
+                if chunk[0] not in scan.starts:  # type: ignore[operator]
+                    stop = scan.visible_stop(chunk)
+                    if stop is None:
+                        scan.line = None  # (the line is decided: no marker starts with it)
+                        scan.mode = VISIBLE
+                    elif not lean.line_ends(scan, stop, chunk):
+                        return self._feed(chunk)
+                    n = len(chunk)
+                    self._em.pos += n
+                    return [new_event(TextDelta, (chunk,))]
+            elif mode == HELD and "\n" not in chunk:
+                self._busy = True  # (a syntax's answer may raise: see _feed)
+                held = lean.hold(scan, chunk)
+                self._busy = False
+                if held:
+                    return []
         return self._feed(chunk)
 
     def _feed(self, chunk: Any) -> list[Event]:
         """``feed`` through the full machinery; it leaves the scanner settled for the
         next chunk's lean step."""
         scan = self._scan
-        scan.count_lean()
+        lean.count_lean(scan)
         if self._closed:
             raise SessionClosedError("feed() after close()")
         if self._busy:
@@ -192,12 +209,12 @@ class Session:
         self._busy = False
         if self._chain is not None:
             return self._chain.process_all(out)
-        scan.settle()
+        lean.settle(scan)
         return out
 
     def close(self) -> list[Event]:
         """End the stream: report what is still open and emit ``STREAM_FINISHED``."""
-        self._scan.count_lean()
+        lean.count_lean(self._scan)
         self._scan.mode = SLOW
         if self._closed:
             raise SessionClosedError("close() called twice")
@@ -251,7 +268,7 @@ class Session:
     def examined(self) -> int:
         """Characters the scanner has looked at so far (searched, handed to a syntax,
         offered as a line): a counter for checking that the work is linear."""
-        self._scan.count_lean()
+        lean.count_lean(self._scan)
         return self._scan.examined
 
     def snapshot(self) -> bytes:
@@ -263,7 +280,7 @@ class Session:
 
     def __getstate__(self) -> tuple[Any, ...]:
         """The session's state, explicitly (snapshots pickle it)."""
-        self._scan.count_lean()
+        lean.count_lean(self._scan)
         return (
             self.stream_id, self._plan, self._limits, self._identity, self._started,
             self._closed, self._busy, self._aborted, self._em, self._scan, self._provider,
@@ -283,7 +300,7 @@ class Session:
         """``close()`` for a stream that did not end normally: nothing more is read or
         reported, only ``STREAM_FINISHED`` with ``stop_reason=error`` and ``cause``."""
         self._closed = True
-        self._scan.count_lean()
+        lean.count_lean(self._scan)
         self._scan.mode = SLOW
         em = self._em
         em.out = []

@@ -3,6 +3,8 @@ not blocks as visible text in which no marker is recognised."""
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Sequence
 from typing import ClassVar, Final, NamedTuple
 
@@ -75,6 +77,14 @@ def closing_fence(line: str, fence: Fence, complete: bool) -> Verdict:
     if not complete:
         return PENDING
     return CLOSE if run >= fence.length else REJECT
+
+
+@functools.lru_cache(maxsize=64)
+def closing_fence_pattern(char: str, length: int) -> re.Pattern[str]:
+    """The :attr:`LineParser.closing_line` of a block in a fence of ``length``
+    ``char`` characters: the lines :func:`closing_fence` closes it with."""
+    run = "(?:" + re.escape(char) + "){" + str(length) + ",}"
+    return re.compile("\n {0,3}" + run + "[ \t\r]*\n")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

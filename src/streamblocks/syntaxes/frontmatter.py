@@ -27,6 +27,7 @@ from .base import (
     TypeTable,
     Verdict,
     literal_line,
+    literal_line_pattern,
     set_starts_with,
 )
 
@@ -130,6 +131,7 @@ class _FrontmatterBlock(LineParser):
             return REJECT
         self.header = header
         self.marker_starts = self.end_marker[0]
+        self.closing_line = literal_line_pattern(self.end_marker)
         return START
 
 

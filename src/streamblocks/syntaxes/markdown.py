@@ -32,6 +32,7 @@ from .fences import (
     Fence,
     ShownFence,
     closing_fence,
+    closing_fence_pattern,
     fence_prefix,
     opening_fence,
 )
@@ -85,6 +86,7 @@ class _FenceBlock(LineParser):
         self.header = header._replace(attrs=self.attrs)
         self.then = None
         self.marker_starts = FENCE_STARTS
+        self.closing_line = closing_fence_pattern(self.fence.char, self.fence.length)
         return START
 
     def _without_frontmatter(self, then: Verdict) -> Verdict:
@@ -95,6 +97,7 @@ class _FenceBlock(LineParser):
         self.opener_lines = 1
         self.then = then
         self.marker_starts = FENCE_STARTS
+        self.closing_line = closing_fence_pattern(self.fence.char, self.fence.length)
         return START
 
     def _shown(self, closed: bool) -> Verdict:

@@ -23,6 +23,7 @@ from .base import (
     TypeTable,
     Verdict,
     literal_line,
+    literal_line_pattern,
     set_starts_with,
 )
 
@@ -98,6 +99,7 @@ class _PreambleBlock(LineParser):
         self.started = True
         self.end_marker = end_marker
         self.marker_starts = end_marker[0]
+        self.closing_line = literal_line_pattern(end_marker)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = literal_line(line, self.end_marker, complete)
@@ -160,7 +162,9 @@ class DelimiterPreambleSyntax(LineSyntax):
         type_name = block_type.name if block_type is not None else marker
         metadata, positional, problem = _metadata(block_id, type_name, params, block_type)
         attrs: dict[str, Any] = {"params": positional} if positional else {}
-        attrs.update((key, metadata[key]) for key in metadata if key not in _STANDARD)
+        for key, value in metadata.items():
+            if key not in _STANDARD:
+                attrs[key] = value
         header = Header(
             name=marker,
             block_type=block_type,

@@ -280,7 +280,7 @@ class _Element(InlineReader):
                     self.k = 0
                     return i + 1
                 out.content(k + self.space)
-                k = 0
+                k = self.space = 0
         self.k = k
         return GO_ON
 

@@ -1,0 +1,116 @@
+"""The lean steps: which bulk state the next chunk is in, named after each full step.
+
+In a bulk state — visible text, a line block's content or held header, a held line
+start, an inline region's content — :meth:`Session.feed
+<streamblocks.core.session.Session.feed>` takes a chunk with one search and at most one
+event, without entering the scanner's loop; anything it must stop for goes through
+:meth:`Scanner.run <.scanner.Scanner.run>`, and :func:`settle` names the state again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from . import lines
+from .line_syntax import CONTENT, HOLD, TEXT
+
+if TYPE_CHECKING:
+    from .scanner import Scanner
+
+SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD = range(7)
+"""The lean modes (``Scanner.mode``, see :func:`settle`), numbered in the order
+``Session.feed`` tests them: the bulk states first."""
+
+
+def settle(sc: Scanner) -> None:
+    """After a full step: name the lean step the next chunk may take, one of the
+    bulk states where a chunk is one search and at most one event (taken by
+    :meth:`Session.feed <streamblocks.core.session.Session.feed>`):
+
+    * ``VISIBLE`` / ``LINE_START``: visible text (outside blocks, or in a code
+      fence the model shows), mid-line or at a line start that no line marker can
+      begin with;
+    * ``HELD``: a line start outside blocks held while it may still be a marker;
+    * ``CONTENT`` / ``BLOCK_LINE``: the streamed content of a line block, or its
+      header lines held while it is read, the same;
+    * ``REGION``: the content of an inline block whose reader has a bulk step.
+
+    Everything else (``SLOW``) goes through :meth:`Scanner.run <.scanner.Scanner.run>`.
+    """
+    mode = SLOW
+    if sc.lean and not sc.tail:
+        region, parser, line = sc.region, sc.parser, sc.line
+        if region is not None:
+            if region.lean_ready():
+                mode = REGION
+        elif parser is None or (parser.visible and parser.marker_starts is not None):
+            if parser is None:
+                sc.visible_stop, sc.starts = sc.outside_stop, sc.outside_starts
+                sc.nl_only = not sc.all_openers
+            else:
+                if parser is not sc.searched:
+                    sc.prepare(parser)
+                sc.visible_stop, sc.starts = sc.shown_stop, parser.marker_starts
+                sc.nl_only = not (sc.all_openers and sc.scan_fences)
+            if line is None:
+                if sc.flow is TEXT:
+                    mode = VISIBLE
+            elif line:
+                if parser is None:
+                    mode = HELD
+            elif sc.starts is not None:
+                mode = LINE_START
+        elif parser.marker_starts is not None:
+            block = sc.block
+            started = parser.started
+            if block is not None and block.parser is parser and (block.streamed or not started):
+                if parser is not sc.searched:
+                    sc.prepare(parser)
+                flow = CONTENT if started else HOLD
+                if line is None:
+                    if sc.flow is flow:
+                        mode = CONTENT_MODE
+                elif not line:
+                    mode = BLOCK_LINE
+                if mode:  # (what the lean step needs, read once here)
+                    limits = sc.limits
+                    sc.lean_limit = limits.max_block_chars if started else limits.max_metadata_chars
+                    sc.lean_flow, sc.lean_path, sc.starts = flow, parser.path, parser.marker_starts
+    sc.mode = mode
+    sc.lean_from = sc.em.pos
+
+
+def hold(sc: Scanner, chunk: str) -> bool:
+    """A lean step at a line start held outside blocks: whether the line with
+    ``chunk`` (which holds no newline) may still be a marker; it is then held."""
+    line = sc.line
+    assert line is not None
+    line += chunk
+    if not lines.undecided(sc, line):
+        return False
+    sc.line = line
+    return True
+
+
+def count_lean(sc: Scanner) -> None:
+    """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
+    Outside a region a lean step searches its chunk once and takes it whole, so
+    it adds to the stream offset only, and this brings the count up to date
+    (before a full step, at the end, when the count is read)."""
+    mode = sc.mode
+    if mode and mode != REGION:
+        pos = sc.em.pos
+        sc.examined += pos - sc.lean_from
+        sc.lean_from = pos
+
+
+def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
+    """In a lean visible step: whether ``stop``, what the visible search found in
+    ``chunk``, is only the newline ending it; then the next chunk is read at the line
+    start (:data:`LINE_START`), whose first character decides."""
+    if sc.nl_lean and stop.start() == len(chunk) - 1 and chunk[-1] == "\n":
+        sc.line = ""
+        sc.mode = LINE_START
+        return True
+    return False
