@@ -91,6 +91,11 @@ class _Region:
     literals: Literals
     zero_width: frozenset[str]
 
+    def quiet(self, text: str) -> bool:
+        """Whether ``text`` holds no character that may begin one of the closers."""
+        first = self.literals.first
+        return first is None or first.search(text) is None
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class BodyScanner:
@@ -102,6 +107,7 @@ class BodyScanner:
     """
 
     __slots__ = (
+        "_loud",
         "_outside",
         "_regions",
         "_stops",
@@ -128,8 +134,29 @@ class BodyScanner:
             for opener, closers in spec.regions
         }
         self._outside = Literals((*spec.closers, *self._regions))
-        chars = spec.strings + ("[{(]})" if spec.balanced else "")
+        brackets = "[{(]})" if spec.balanced else ""
+        chars = spec.strings + brackets
         self._stops = re.compile(f"[{re.escape(chars)}]") if chars else None
+        loud = self._outside.firsts + brackets
+        self._loud = re.compile(f"[{re.escape(loud)}]") if loud else None
+        """What may end the body or open a region outside one (see :meth:`whole`)."""
+
+    def whole(self, text: str) -> bool:
+        """The common case in one step: whether ``text``, read next, certainly neither
+        ends the body nor leaves anything to read again (no character that may begin a
+        closer or a region's marker, no escape cut at its end). Then it is read (its
+        strings followed); else nothing is, and :meth:`scan` reads it."""
+        region = self.region
+        if region is not None:  # (only the region's closers count there)
+            return region.quiet(text)
+        loud = self._loud
+        if loud is not None and loud.search(text) is not None:
+            return False
+        if self._stops is not None:  # (quotes)
+            if text[-1] == "\\":
+                return False
+            self.scan(text, 0)
+        return True
 
     def scan(self, text: str, start: int) -> tuple[int, int] | None:
         """``(closer_start, end)`` once the body has ended in ``text`` (``end`` after

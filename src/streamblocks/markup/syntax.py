@@ -100,7 +100,10 @@ class MarkupRegion(InlineReader):
         return max(start, start + reader.attributed - before)
 
     def bulk(self, text: str) -> int | None:
-        return self.reader.thinking_only(text)  # (the common case of read)
+        return self.reader.thinking_only(text)  # (the common cases of read)
+
+    def bulk_raw(self, text: str) -> str | None:
+        return self.reader.body_only(text)
 
     def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:
         reader = self.reader
