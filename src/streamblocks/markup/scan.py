@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
 
 from mypy_extensions import mypyc_attr
 
@@ -97,6 +98,34 @@ class _Region:
         return first is None or first.search(text) is None
 
 
+class _Searches:
+    """What the bodies of one :class:`EndSpec` look for, compiled once per spec: the
+    regions by opener, the closers and region openers outside them, the quotes and
+    brackets, and what may end the body or open a region (see :meth:`BodyScanner.whole`)."""
+
+    __slots__ = ("loud", "outside", "regions", "stops")
+
+    def __init__(self, spec: EndSpec) -> None:
+        self.regions = {
+            opener: _Region(
+                Literals(c.lstrip("\0") for c in closers),
+                frozenset(c[1:] for c in closers if c.startswith("\0")),
+            )
+            for opener, closers in spec.regions
+        }
+        self.outside = Literals((*spec.closers, *self.regions))
+        brackets = "[{(]})" if spec.balanced else ""
+        chars = spec.strings + brackets
+        self.stops = re.compile(f"[{re.escape(chars)}]") if chars else None
+        loud = self.outside.firsts + brackets
+        self.loud = re.compile(f"[{re.escape(loud)}]") if loud else None
+
+
+@cache
+def _searches(spec: EndSpec) -> _Searches:
+    return _Searches(spec)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class BodyScanner:
     """Finds the end of one call's body, chunk by chunk.
@@ -126,20 +155,11 @@ class BodyScanner:
         self.region: _Region | None = None
         self.depth = 0
         self.started = False  # a balanced value has opened
-        self._regions = {
-            opener: _Region(
-                Literals(c.lstrip("\0") for c in closers),
-                frozenset(c[1:] for c in closers if c.startswith("\0")),
-            )
-            for opener, closers in spec.regions
-        }
-        self._outside = Literals((*spec.closers, *self._regions))
-        brackets = "[{(]})" if spec.balanced else ""
-        chars = spec.strings + brackets
-        self._stops = re.compile(f"[{re.escape(chars)}]") if chars else None
-        loud = self._outside.firsts + brackets
-        self._loud = re.compile(f"[{re.escape(loud)}]") if loud else None
-        """What may end the body or open a region outside one (see :meth:`whole`)."""
+        found = _searches(spec)
+        self._regions = found.regions
+        self._outside = found.outside
+        self._stops = found.stops
+        self._loud = found.loud
 
     def whole(self, text: str) -> bool:
         """The common case in one step: whether ``text``, read next, certainly neither
