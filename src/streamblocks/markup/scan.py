@@ -12,10 +12,14 @@ from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from ..core.frozen import by_constructor
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Literals:
     """A set of literal markers: the first one in a text, and how much of a text's end
     may still become one."""
@@ -82,11 +86,15 @@ class EndSpec:
     regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
     balanced: str = ""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
+
 
 _OPEN = {"[": "]", "{": "}", "(": ")"}
 _CLOSE = frozenset("]})")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class _Region:
     literals: Literals
@@ -98,6 +106,7 @@ class _Region:
         return first is None or first.search(text) is None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class _Searches:
     """What the bodies of one :class:`EndSpec` look for, compiled once per spec: the
     regions by opener, the closers and region openers outside them, the quotes and
