@@ -168,11 +168,7 @@ class Region(InlineOut):
         sc.examined += n
         self.attributed = True
         self.last = text[-1]
-        raw = block.raw  # (OpenBlock.add, inline)
-        raw.append(text)
-        block.raw_len += n
-        if len(raw) > block.compact_at:
-            block.compact()
+        block.add(text)
         sc.em.pos += n
         if not streamed:
             return []
