@@ -168,7 +168,11 @@ class Region(InlineOut):
         sc.examined += n
         self.attributed = True
         self.last = text[-1]
-        block.add(text)
+        raw = block.raw  # (OpenBlock.add, inline)
+        raw.append(text)
+        block.raw_len += n
+        if len(raw) > block.compact_at:
+            block.compact()
         sc.em.pos += n
         if not streamed:
             return []
