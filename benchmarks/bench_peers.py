@@ -21,6 +21,11 @@ medians reported):
 
 Every case is timed in CPU time (``time.process_time``) of its own process.
 
+``--compiled-python PY`` runs this package's cases with ``PY`` and no ``PYTHONPATH``, so
+that they use the build installed there (the compiled one:
+``STREAMBLOCKS_COMPILE=1 PY -m pip install .``), and the peers' cases with
+``--python313``; ``run_case`` prints which build ran.
+
 The peers are installed into a separate environment for the benchmark only, never as a
 dependency: ``python3.13 -m venv /tmp/peers && /tmp/peers/bin/pip install
 streamblocks==0.4.0 thinkstrip pydantic pluggy PyYAML mypy_extensions``. This
@@ -130,6 +135,10 @@ def _floor(chunks: list[str]) -> tuple[int, str]:
     return 0, ""
 
 
+PEERS = ("-0.4.0-4", "-0.4.0-1k", "-thinkstrip")
+"""The cases that run a peer, not this package."""
+
+
 def cases() -> dict[str, Callable[[], Callable[[], tuple[int, str]]]]:
     """Each case builds its input, then returns the timed run."""
     from bench_markup import calls_reply, thinking_reply
@@ -182,7 +191,20 @@ def run_case(name: str) -> dict[str, object]:
         best = min(best, clock() - start)
     # (thinking's trailing blanks belong to its block here, to the text in thinkstrip)
     visible = text.lstrip()
-    return {"seconds": best, "blocks": blocks, "text": len(visible), "digest": hash(visible)}
+    build = "peer" if name.endswith(PEERS) else _build()
+    return {
+        "seconds": best,
+        "blocks": blocks,
+        "text": len(visible),
+        "digest": hash(visible),
+        "build": build,
+    }
+
+
+def _build() -> str:
+    import streamblocks
+
+    return "compiled" if streamblocks.compiled else "pure"
 
 
 RATIOS = [
@@ -209,6 +231,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--case")
     parser.add_argument("--once", action="store_true")
+    parser.add_argument(
+        "--compiled-python",
+        help="run our cases with this interpreter's installed build (the compiled one), "
+        "the peers' with --python313",
+    )
     args = parser.parse_args()
     if args.case:
         if args.once:
@@ -219,11 +246,18 @@ def main() -> None:
     python = args.python313 or sys.executable
     sys.path.insert(0, SRC)
     env = dict(os.environ, PYTHONPATH=SRC, PYTHONHASHSEED="0")
+    installed = {k: v for k, v in env.items() if k != "PYTHONPATH"}
     results: dict[str, list[dict[str, float]]] = {}
     for _ in range(args.rounds):
         for name in cases():
+            run = [python, __file__, "--case", name]
+            if args.compiled_python and not name.endswith(PEERS):
+                run[0] = args.compiled_python  # (its installed build: no src/ on the path)
             out = subprocess.run(
-                [python, __file__, "--case", name], env=env, capture_output=True, text=True
+                run,
+                env=installed if run[0] == args.compiled_python else env,
+                capture_output=True,
+                text=True,
             )
             if out.returncode:
                 print(f"{name}: failed\n{out.stderr[-800:]}", file=sys.stderr)
@@ -231,7 +265,7 @@ def main() -> None:
             results.setdefault(name, []).append(json.loads(out.stdout))
     for name, rows in results.items():
         seconds = statistics.median(row["seconds"] for row in rows)
-        print(f"{name:18} {seconds * 1000:9.1f} ms  blocks {rows[0]['blocks']}")
+        print(f"{name:18} {seconds * 1000:9.1f} ms  blocks {rows[0]['blocks']}  {rows[0]['build']}")
     _check(results)
     for label, slow, fast in RATIOS:
         if slow in results and fast in results:

@@ -31,6 +31,8 @@ HOT = [
     "streamblocks.syntaxes.xml",
     "streamblocks.syntaxes.preamble",
     "streamblocks.markup.reader",
+    "streamblocks.markup.tagged",
+    "streamblocks.markup.syntax",
 ]
 
 

@@ -41,6 +41,7 @@ class Region(InlineOut):
         "buf",
         "cur",
         "has_bulk",
+        "has_bulk_raw",
         "index",
         "last",
         "lead",
@@ -77,6 +78,7 @@ class Region(InlineOut):
         self.attributed = False
         self.last = ""  # the last character attributed
         self.has_bulk = type(reader).bulk is not InlineReader.bulk
+        self.has_bulk_raw = type(reader).bulk_raw is not InlineReader.bulk_raw
 
     # ------------------------------------------------------------------ scanner side
 
@@ -111,7 +113,7 @@ class Region(InlineOut):
         """Whether the next chunk may take :meth:`lean`: the reader has a bulk step
         and a block of this region is open and streamed."""
         block = self.block
-        return self.has_bulk and block is not None and block.streamed
+        return (self.has_bulk or self.has_bulk_raw) and block is not None and block.streamed
 
     def lean(self, text: str) -> list[Event] | None:
         """The lean step of a region (see :func:`.lean.settle`): the
@@ -126,7 +128,7 @@ class Region(InlineOut):
             return None
         n = self.reader.bulk(text)
         if n is None:
-            return None
+            return self._lean_raw(text) if self.has_bulk_raw and not pend else None
         sc.examined += len(text)
         held = pend + text if pend else text
         if n <= 0:
@@ -151,6 +153,32 @@ class Region(InlineOut):
         source = block.partial  # (Emitter.delta, inline)
         where = source.add(piece, None) if source is not None else None
         fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
+        return [new_event(BlockDelta, fields)]
+
+    def _lean_raw(self, text: str) -> list[Event] | None:
+        """:meth:`lean` for a chunk that is all raw of the block (a call's body): the
+        reader's ``bulk_raw`` takes it and gives what it streams."""
+        streamed = self.reader.bulk_raw(text)
+        if streamed is None:
+            return None
+        block = self.block
+        assert block is not None
+        sc = self.sc
+        n = len(text)
+        sc.examined += n
+        self.attributed = True
+        self.last = text[-1]
+        raw = block.raw  # (OpenBlock.add, inline)
+        raw.append(text)
+        block.raw_len += n
+        if len(raw) > block.compact_at:
+            block.compact()
+        sc.em.pos += n
+        if not streamed:
+            return []
+        source = block.partial  # (Emitter.delta, inline)
+        where = source.add(streamed, None) if source is not None else None
+        fields = (block.block_id, block.type_name, CONTENT_SECTION, streamed, None, where)
         return [new_event(BlockDelta, fields)]
 
     def close(self, stop_reason: StopReason | None) -> None:

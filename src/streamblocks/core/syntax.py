@@ -287,6 +287,14 @@ class InlineReader(metaclass=ABCMeta):
         it gets each such chunk as one search and one event."""
         return None
 
+    def bulk_raw(self, text: str) -> str | None:
+        """Optional, for speed, as :meth:`bulk` for a chunk that is all ``raw`` of the
+        open block and no content (a call's body): consume ``text`` as :meth:`read`
+        would and return the text it streams (:meth:`InlineOut.stream`; ``""``: none),
+        all of ``text`` being marker; or ``None`` without consuming anything. Asked
+        only while every character consumed before is attributed."""
+        return None
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class InlineSyntax(Syntax):

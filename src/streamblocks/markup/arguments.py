@@ -17,6 +17,8 @@ import json
 import re
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 _HEAD_LIMIT = 2048
 """How far into a body the object's start is looked for."""
 _STRING_STOP = re.compile(r'["\\]')
@@ -37,6 +39,7 @@ def _whole(raw: str, last: int, before: int) -> int:
     return last if last + 6 == n and _HIGH.match(raw, last) else n
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Streamed:
     """What a call body's argument stream offers its reader."""
 
@@ -64,6 +67,7 @@ STREAMED = Streamed()
 """Streams nothing: the arguments come whole when the call ends."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ArgumentStream(Streamed):
     """Follows one body: :meth:`feed` takes its text in order and returns the part of
     the argument object's JSON text it holds."""

@@ -18,6 +18,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from ..core.frozen import by_constructor
 from .arguments import ArgumentStream, Streamed
 from .scan import EndSpec, Literals, search
 from .schema import ToolSchemas
@@ -32,6 +33,9 @@ class Call:
     name: str
     arguments: dict[str, Any]
     call_id: str | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
 
 
 Parse = Callable[[str, ToolSchemas], list[Call]]
@@ -70,6 +74,9 @@ class CallFormat:
     tagging: Tagging | None = None
     item: Callable[[Any], Call] | None = None
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
+
     def argument_stream(self, schemas: ToolSchemas, first: str) -> Streamed:
         """What streams the arguments of a body that starts with ``first`` as JSON text
         (a body that starts with ``{`` is JSON, never tagged)."""
@@ -94,6 +101,9 @@ class Section:
     closer: str
     calls: tuple[CallFormat, ...]
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
+
 
 @dataclass(frozen=True, eq=False)
 class Grammar:
@@ -113,6 +123,9 @@ class Grammar:
     start: tuple[CallFormat, ...] = ()
     chained: tuple[CallFormat, ...] = ()
     marker_chars: str = field(default="", compare=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
 
     def markers(self) -> set[str]:
         """Every marker the grammar knows (for tests and the counting matrix)."""

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from .arguments import _OBJECT_STOP, _STRING_STOP, ArgumentStream
 from .grammar import KEYED_ARGUMENTS, Call
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 _NAME = re.compile(r'\A\{\s*"name"\s*:\s*"([^"\\]+)"')
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Items:
     """Where the array's text is: outside its items, in one, or at one's end."""
 

@@ -123,6 +123,30 @@ class Reader:
         self.sink.attributed += n
         return n
 
+    def body_only(self, text: str) -> str | None:
+        """The common case of a call's body in one step: once its block has started, a
+        chunk that cannot end the body (:meth:`BodyScanner.whole`) is all ``raw`` of the
+        call. Returns the argument JSON it streams (``""``: none), or ``None`` without
+        reading anything when the chunk needs :meth:`feed_full`."""
+        body = self.body
+        if self.mode != BODY or self._held or body is None or not self.sink.started:
+            return None
+        scanner = body.scanner
+        if body.items is not None or not body.named or scanner is None:
+            return None
+        if not scanner.whole(text):
+            return None
+        n = len(text)
+        self.examined += n
+        self.given += n
+        self.sink.attributed += n
+        body.parts.append(text)
+        body.size += n
+        arguments = body.arguments.feed(text)
+        if body.held:
+            arguments, body.held = body.held + arguments, ""
+        return arguments
+
     def finish(self, *, cut: bool = False) -> list[Piece]:
         """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""
         held, self._held = self._held, ""

@@ -11,10 +11,15 @@ import re
 from collections.abc import Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass
+from functools import cache
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from ..core.frozen import by_constructor
 
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Literals:
     """A set of literal markers: the first one in a text, and how much of a text's end
     may still become one."""
@@ -81,15 +86,53 @@ class EndSpec:
     regions: tuple[tuple[str, tuple[str, ...]], ...] = ()
     balanced: str = ""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
+
 
 _OPEN = {"[": "]", "{": "}", "(": ")"}
 _CLOSE = frozenset("]})")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class _Region:
     literals: Literals
     zero_width: frozenset[str]
+
+    def quiet(self, text: str) -> bool:
+        """Whether ``text`` holds no character that may begin one of the closers."""
+        first = self.literals.first
+        return first is None or first.search(text) is None
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class _Searches:
+    """What the bodies of one :class:`EndSpec` look for, compiled once per spec: the
+    regions by opener, the closers and region openers outside them, the quotes and
+    brackets, and what may end the body or open a region (see :meth:`BodyScanner.whole`)."""
+
+    __slots__ = ("loud", "outside", "regions", "stops")
+
+    def __init__(self, spec: EndSpec) -> None:
+        self.regions = {
+            opener: _Region(
+                Literals(c.lstrip("\0") for c in closers),
+                frozenset(c[1:] for c in closers if c.startswith("\0")),
+            )
+            for opener, closers in spec.regions
+        }
+        self.outside = Literals((*spec.closers, *self.regions))
+        brackets = "[{(]})" if spec.balanced else ""
+        chars = spec.strings + brackets
+        self.stops = re.compile(f"[{re.escape(chars)}]") if chars else None
+        loud = self.outside.firsts + brackets
+        self.loud = re.compile(f"[{re.escape(loud)}]") if loud else None
+
+
+@cache
+def _searches(spec: EndSpec) -> _Searches:
+    return _Searches(spec)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -102,6 +145,7 @@ class BodyScanner:
     """
 
     __slots__ = (
+        "_loud",
         "_outside",
         "_regions",
         "_stops",
@@ -120,16 +164,28 @@ class BodyScanner:
         self.region: _Region | None = None
         self.depth = 0
         self.started = False  # a balanced value has opened
-        self._regions = {
-            opener: _Region(
-                Literals(c.lstrip("\0") for c in closers),
-                frozenset(c[1:] for c in closers if c.startswith("\0")),
-            )
-            for opener, closers in spec.regions
-        }
-        self._outside = Literals((*spec.closers, *self._regions))
-        chars = spec.strings + ("[{(]})" if spec.balanced else "")
-        self._stops = re.compile(f"[{re.escape(chars)}]") if chars else None
+        found = _searches(spec)
+        self._regions = found.regions
+        self._outside = found.outside
+        self._stops = found.stops
+        self._loud = found.loud
+
+    def whole(self, text: str) -> bool:
+        """The common case in one step: whether ``text``, read next, certainly neither
+        ends the body nor leaves anything to read again (no character that may begin a
+        closer or a region's marker, no escape cut at its end). Then it is read (its
+        strings followed); else nothing is, and :meth:`scan` reads it."""
+        region = self.region
+        if region is not None:  # (only the region's closers count there)
+            return region.quiet(text)
+        loud = self._loud
+        if loud is not None and loud.search(text) is not None:
+            return False
+        if self._stops is not None:  # (quotes)
+            if text[-1] == "\\":
+                return False
+            self.scan(text, 0)
+        return True
 
     def scan(self, text: str, start: int) -> tuple[int, int] | None:
         """``(closer_start, end)`` once the body has ended in ``text`` (``end`` after

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..core.errors import ErrorCode
 from ..core.events import StopReason
 from ..core.registry import BlockType, TypeTable
@@ -32,12 +34,12 @@ from .reader import Reader
 _TYPES = {kind: BlockType.generic(kind) for kind in ("thinking", "tool_call")}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class MarkupSyntax(InlineSyntax):
     """The inline syntax of one :class:`Markup` (one family, configured)."""
 
     markup: Markup
-    name = "native"
 
     def openers(self, types: TypeTable) -> Sequence[str]:
         return tables(GRAMMARS[self.markup.family]).text.literals
@@ -69,6 +71,10 @@ class MarkupSyntax(InlineSyntax):
         )
 
 
+MarkupSyntax.name = "native"  # not in the body: mypyc makes a dataclass field of a ClassVar
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MarkupRegion(InlineReader):
     """A region of the scanner, read by a markup :class:`Reader`."""
 
@@ -100,7 +106,10 @@ class MarkupRegion(InlineReader):
         return max(start, start + reader.attributed - before)
 
     def bulk(self, text: str) -> int | None:
-        return self.reader.thinking_only(text)  # (the common case of read)
+        return self.reader.thinking_only(text)  # (the common cases of read)
+
+    def bulk_raw(self, text: str) -> str | None:
+        return self.reader.body_only(text)
 
     def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:
         reader = self.reader

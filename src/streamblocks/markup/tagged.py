@@ -29,6 +29,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
+from ..core.frozen import by_constructor
 from .arguments import Streamed
 from .scan import Literals
 from .schema import ToolSchemas, is_text, property_schema, typed
@@ -58,15 +61,25 @@ def by_schema(schemas: ToolSchemas, tool: str, key: str, stated: str | None) -> 
 
 def closed_by(*closers: str) -> End:
     """A value ends at the first of ``closers``."""
-    literals = Literals(closers)
+    return _ClosedBy(Literals(closers))
 
-    def end(text: str, at: int) -> tuple[int, int, int]:
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class _ClosedBy:
+    """:func:`closed_by`'s :data:`End`: an object, not a closure, so that a snapshot
+    of a session inside a call can write it."""
+
+    __slots__ = ("literals",)
+
+    def __init__(self, literals: Literals) -> None:
+        self.literals = literals
+
+    def __call__(self, text: str, at: int) -> tuple[int, int, int]:
+        literals = self.literals
         found = literals.search(text, at)
         if found is not None:
             return found.start(), found.start(), found.end()
         return literals.held(text, at), -1, -1
-
-    return end
 
 
 @dataclass(frozen=True)
@@ -91,6 +104,9 @@ class Tagging:
     held: Literals = field(init=False, repr=False, compare=False)
     quiet: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "held", Literals(self.tails))
         marks = self.marks + "".join(t[0] for t in self.tails) + ("\n" if self.newlines else "")
@@ -103,6 +119,7 @@ class Tagging:
 _OUT, _STRING, _HOLD, _STOP = range(4)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TaggedStream(Streamed):
     """One tagged call's body in, the JSON text of its arguments out (see the module)."""
 

@@ -148,12 +148,17 @@ class _ValueEnd:
                 self.depth -= 1
 
 
+def _stated_string(schemas: ToolSchemas, tool: str, key: str, stated: str | None) -> bool:
+    """A value written between the string quotes is a string."""
+    return stated is not None
+
+
 _ITEM = re.compile(r'[{,]([^:{}\[\],<]*):\s*(?:(<\|"\|>)|(?=[^\s<]))')
 _TAGGING = Tagging(
     item=_ITEM,
     end=closed_by(_QUOTE),
     value=_value,
-    string=lambda schemas, tool, key, stated: stated is not None,
+    string=_stated_string,
     held_end=_ValueEnd,
     tails=("<tool_call|>",),
 )

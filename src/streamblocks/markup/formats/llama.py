@@ -100,12 +100,17 @@ class _ValueEnd:
                 self.depth, i = self.depth - (mark != ","), found.end()
 
 
+def _never_string(schemas: ToolSchemas, tool: str, key: str, stated: str | None) -> bool:
+    """A Python literal is read whole at its end."""
+    return False
+
+
 _KEYWORD = re.compile(r"[(,]\s*([A-Za-z_]\w*)\s*=\s*(?=\S)")
 _PYTHONIC_ARGUMENTS = Tagging(
     item=_KEYWORD,
     end=closed_by(")"),
     value=_value,
-    string=lambda schemas, tool, key, stated: False,
+    string=_never_string,
     held_end=_ValueEnd,
     until=")",
 )

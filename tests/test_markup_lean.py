@@ -1,0 +1,80 @@
+"""The lean steps of model markup (a region's bulk steps: thinking, a call's body) decide
+exactly what the full step decides: the same events, split into the same feeds, at every
+chunking, as a session that takes the full step for every chunk."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from streamblocks import BlockRegistry, StreamBlockProcessor
+from streamblocks.core.events import BlockDelta, StreamStarted
+from streamblocks.markup import FAMILIES, Markup
+from streamblocks.testing.invariants import split_random
+from test_markup_properties import COMMON, FRAGMENTS, registry
+
+
+def feeds(processor: StreamBlockProcessor, chunks: list[str], *, lean: bool) -> list[list[object]]:
+    """The events of each ``feed`` (and of ``close``), the stream's id left out, each
+    delta with its ``partial`` (read on every delta)."""
+    session = processor.session()
+    session._scan.lean = lean  # (False: every chunk takes the full step)
+    out = [session.feed(chunk) for chunk in chunks] + [session.close()]
+    return [
+        [(e, e.partial) if isinstance(e, BlockDelta) else e for e in events]
+        for events in [[e for e in events if not isinstance(e, StreamStarted)] for events in out]
+    ]
+
+
+def same_feeds(processor: StreamBlockProcessor, text: str, seed: int) -> None:
+    for chunks in (list(text), [text[i : i + 4] for i in range(0, len(text), 4)]):
+        assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
+    chunks = split_random(text, seed, 6)
+    assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_lean_steps_match_the_full_step(family: str) -> None:
+    pieces = FRAGMENTS[family] + COMMON
+    processor = StreamBlockProcessor(registry(False), markup=Markup(family))
+
+    @settings(max_examples=200, deadline=None)
+    @given(
+        text=st.lists(st.sampled_from(pieces), max_size=24).map("".join),
+        seed=st.integers(0, 999),
+    )
+    def check(text: str, seed: int) -> None:
+        same_feeds(processor, text, seed)
+
+    check()
+
+
+ARGUMENTS = {
+    "path": "a/b.txt",
+    "content": 'line one\n<b>"quoted"</b> \\ back\\slash </tool_call fake> {braces} [x]\n' * 3,
+    "n": [1, 2.5, None, True, {"k": "v"}],
+}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<think>\nweighing it up </think>\n\n<tool_call>\n"
+        + json.dumps({"name": "write", "arguments": ARGUMENTS})
+        + "\n</tool_call>\nthen text",
+        "<tool_call>\n<function=write>\n<parameter=content>\n"
+        + ARGUMENTS["content"]  # type: ignore[operator]
+        + "\n</parameter>\n</function>\n</tool_call>",
+    ],
+)
+def test_a_long_call_body_streams_the_same_lean(text: str) -> None:
+    processor = StreamBlockProcessor(BlockRegistry(), markup="qwen3")
+    for seed in range(20):
+        same_feeds(processor, text, seed)
+    lean = [e for events in feeds(processor, list(text), lean=True) for e in events]
+    deltas = [e[0] for e in lean if isinstance(e, tuple) and isinstance(e[0], BlockDelta)]
+    streamed = "".join(d.text for d in deltas if d.block_type == "tool_call")
+    assert json.loads(streamed)["content"] == ARGUMENTS["content"]
