@@ -77,6 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             if not debug:
                 warnings.showwarning = _show_warning
+            # --jobs forks its workers; Python 3.12+ warns whenever the process has other
+            # threads (an embedding app, a test runner), which the workers never touch.
+            warnings.filterwarnings(
+                "ignore", "This process .* is multi-threaded", DeprecationWarning
+            )
             return int(args.handler(args))
     except CLIError as exc:
         if debug:
