@@ -26,7 +26,8 @@ or a socket: the CPU time of the library reading each input (``library``: the in
 and processed, its events dropped) and of the whole reader (``viewer``: also turned into
 the page's AG-UI messages, as the server does), interleaved, medians of ``--rounds``. The
 difference is what the viewer adds to the library. ``--reader --part viewer --rounds 1``
-is the form to run under cProfile or callgrind.
+is the form to run under cProfile or callgrind. The browser run prints the same split
+for each input (besides the server's CPU time while a page reads it).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -477,11 +479,24 @@ def reader_rounds(path: Path, parts: list[str], rounds: int) -> dict[str, float]
     return {part: statistics.median(times) for part, times in found.items()}
 
 
+READER_PARTS = ["library", "viewer"]
 KINDS = {
     "claude": ("Claude transcript", "claude.jsonl", claude_transcript),
     "codex": ("Codex transcript", "codex.jsonl", codex_transcript),
     "markdown": ("dense markdown reply", "reply.md", markdown_reply),
 }
+
+
+def inputs(folder: str, sizes: list[float], kinds: list[str]) -> Iterator[tuple[str, Path, float]]:
+    """Each input of each size and kind, written to ``folder`` when its turn comes (one
+    at a time: a 50 MB input is not kept while another is measured): its title, its
+    path and its size in MB."""
+    for mb in sizes:
+        for kind in kinds:
+            title, name, make = KINDS[kind]
+            path = Path(folder, name)
+            path.write_text(make(int(mb * 1_000_000)))
+            yield title, path, path.stat().st_size / 1e6
 
 
 def _print(name: str, rounds: list[dict[str, float]]) -> None:
@@ -509,21 +524,18 @@ def main() -> None:
     print(f"load average at start: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
-        for mb in args.mb:
-            for kind in args.kinds:
-                title, name, make = KINDS[kind]
-                path = Path(folder, name)
-                path.write_text(make(int(mb * 1_000_000)))
-                size = path.stat().st_size / 1e6
-                if not args.no_server_time:
-                    wall, cpu = server_time(path)
-                    print(
-                        f"{title} {size:.1f} MB: server sends all in {wall:.0f} ms "
-                        f"({cpu:.0f} ms of CPU); load {os.getloadavg()[0]:.1f}",
-                        flush=True,
-                    )
-                rounds = [one_round(browser, path) for _ in range(args.rounds)]
-                _print(f"{title} {size:.1f} MB", rounds)
+        for title, path, size in inputs(folder, args.mb, args.kinds):
+            if not args.no_server_time:
+                wall, cpu = server_time(path)
+                print(
+                    f"{title} {size:.1f} MB: server sends all in {wall:.0f} ms "
+                    f"({cpu:.0f} ms of CPU); load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
+                found = reader_rounds(path, READER_PARTS, args.rounds)
+                _print_reader(title, size, found, args.rounds)
+            rounds = [one_round(browser, path) for _ in range(args.rounds)]
+            _print(f"{title} {size:.1f} MB", rounds)
         if args.live_seconds:
             rounds = [live_round(browser, args.live_seconds) for _ in range(args.rounds)]
             _print(f"live, 1,000 events/s for {args.live_seconds:g} s", rounds)
@@ -531,26 +543,24 @@ def main() -> None:
     print(f"load average at the end: {os.getloadavg()}", flush=True)
 
 
+def _print_reader(title: str, size: float, found: dict[str, float], rounds: int) -> None:
+    """The reader's CPU time alone (:func:`reader_rounds`): the library's, and the viewer's."""
+    shown = ", ".join(f"{part} {seconds:.2f} s" for part, seconds in found.items())
+    if len(found) == 2:
+        shown += f"; the viewer adds {found['viewer'] - found['library']:.2f} s"
+    print(f"{title} {size:.1f} MB, reader alone, CPU medians of {rounds:g}: {shown}", flush=True)
+    print(f"  (load {os.getloadavg()[0]:.1f})", flush=True)
+
+
 def reader_main(args: argparse.Namespace) -> None:
-    parts = args.part or ["library", "viewer"]
+    parts = args.part or READER_PARTS
     with tempfile.TemporaryDirectory() as folder:
-        for mb in args.mb:
-            for kind in args.kinds:
-                title, name, make = KINDS[kind]
-                path = Path(folder, name)
-                path.write_text(make(int(mb * 1_000_000)))
-                size = path.stat().st_size / 1e6
-                if args.rounds == 1 and len(parts) == 1:  # in this process (for a profiler)
-                    seconds = reader_cpu(path, parts[0])
-                    print(f"{title} {size:.1f} MB, {parts[0]}: {seconds:.2f} s CPU", flush=True)
-                    continue
-                found = reader_rounds(path, parts, args.rounds)
-                shown = ", ".join(f"{part} {seconds:.2f} s" for part, seconds in found.items())
-                if len(found) == 2:
-                    shown += f"; the viewer adds {found['viewer'] - found['library']:.2f} s"
-                load = os.getloadavg()[0]
-                print(f"{title} {size:.1f} MB, CPU medians of {args.rounds}: {shown}", flush=True)
-                print(f"  (load {load:.1f})", flush=True)
+        for title, path, size in inputs(folder, args.mb, args.kinds):
+            if args.rounds == 1 and len(parts) == 1:  # in this process (for a profiler)
+                seconds = reader_cpu(path, parts[0])
+                print(f"{title} {size:.1f} MB, {parts[0]}: {seconds:.2f} s CPU", flush=True)
+                continue
+            _print_reader(title, size, reader_rounds(path, parts, args.rounds), args.rounds)
 
 
 if __name__ == "__main__":
