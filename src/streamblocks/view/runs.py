@@ -44,6 +44,7 @@ from .. import (
     BlockDelta,
     BlockEnd,
     BlockError,
+    BlockMetadata,
     BlockStart,
     Passthrough,
     StopReason,
@@ -217,6 +218,7 @@ class _Converter:
     def __init__(self, run: Run, on_warning: Callable[[str], None] | None = None) -> None:
         self.run = run
         self.output = WireAdapter().for_stream()
+        self.to_agui = self.output.to_protocol_event  # (a new list each call)
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
@@ -272,13 +274,17 @@ class _Converter:
         return _viewer_event("parent", {"parent_id": parent})
 
     def convert(self, event: Any) -> list[Any]:
+        kind = type(event)
+        if kind is TextDelta:  # the common cases first: nothing of the viewer's own to add
+            if event.text:
+                self.run.kept.append(event)
+            return self.to_agui(event)
+        if (kind is BlockDelta and event.block_id not in self.calls) or kind is BlockMetadata:
+            return self.to_agui(event)
         self.run.keep(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
-        out = list(self.output.to_protocol_event(event))
-        kind = type(event)
-        if kind is TextDelta or (kind is BlockDelta and event.block_id not in self.calls):
-            return out  # the common case: nothing of the viewer's own to add
+        out = list(self.to_agui(event))
         nesting = self._nesting(event)
         if nesting is not None and out:
             out.insert(0, nesting)
@@ -320,8 +326,7 @@ class _Converter:
         if self.held:
             self.release()
         pending = self.pending
-        for event in agui:
-            pending.append(encode(event))
+        pending.extend(map(encode, agui))
         if len(pending) >= _PUBLISH_EVERY:
             self.flush()
 
