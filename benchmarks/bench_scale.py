@@ -9,8 +9,9 @@ worker processes — one at a time, as an idle cluster costs CPU too — runs th
 untimed (its workers import pyarrow and streamblocks then), and times, interleaved in each
 round: ``streamblocks extract DIR/*.jsonl --jobs N --out FILE`` in a new process, the
 engine (Ray ``read_runs(paths).write_parquet(DIR)``, Dask ``write_parquet(read_runs(paths),
-DIR)``, both in ``--tasks`` tasks at every worker count — by default one per 64 files —
-so that each count does the same work), and a bare loop in this process that reads each
+DIR)``, each cutting the files into as many tasks as it does by default for the
+cluster's CPUs — ``streamblocks.batch.split.task_count`` — or into ``--tasks`` tasks at
+every worker count), and a bare loop in this process that reads each
 file and parses its lines (the floor, one core). Prints medians of the rounds, and checks
 once per engine and worker count that the engine's rows equal the rows of the command's
 ``--json`` output.
@@ -18,7 +19,10 @@ once per engine and worker count that the engine's rows equal the rows of the co
 Besides the wall time it counts the CPU time of every process involved (this one, the
 clusters' processes, the command and its pool, whether they live on or were reaped):
 files per CPU second is what a case costs whatever else runs on the machine, and
-``files/s ÷ min(workers, cores)`` is the per-core rate the scaling target compares. The
+``files/s ÷ min(workers, cores)`` is the per-core rate the scaling target compares.
+``at most`` is the best ``÷ 1 worker`` those CPU seconds allow: the case cannot take less
+than its CPU seconds ÷ min(workers, cores), so its ratio to the 1-worker wall time is at
+most that wall time × min(workers, cores) ÷ CPU seconds. The
 ``driver`` column is this process's share: the Ray driver, or the Dask client with the
 scheduler ``LocalCluster`` runs in it.
 
@@ -126,7 +130,7 @@ class Ray:
 
     name = "ray"
 
-    def __init__(self, workers: int, tasks: int) -> None:
+    def __init__(self, workers: int, tasks: int | None) -> None:
         import ray
 
         self.ray, self.workers, self.tasks = ray, workers, tasks
@@ -142,8 +146,8 @@ class Ray:
     def run(self, paths: list[str], out: Path) -> None:
         from streamblocks.batch.ray import read_runs
 
-        options = ReadOptions()
-        read_runs(paths, options, override_num_blocks=self.tasks).write_parquet(str(out))
+        blocks = {"override_num_blocks": self.tasks} if self.tasks else {}
+        read_runs(paths, ReadOptions(), **blocks).write_parquet(str(out))
 
     def spans(self) -> list[Span]:
         time.sleep(2)  # workers report task events about every second
@@ -163,7 +167,7 @@ class Dask:
 
     name = "dask"
 
-    def __init__(self, workers: int, tasks: int) -> None:
+    def __init__(self, workers: int, tasks: int | None) -> None:
         from dask.distributed import Client, LocalCluster
 
         self.workers, self.tasks = workers, tasks
@@ -182,7 +186,7 @@ class Dask:
 
         from streamblocks.batch.dask import read_runs, write_parquet
 
-        per = -(-len(paths) // self.tasks)
+        per = -(-len(paths) // self.tasks) if self.tasks else None
         with get_task_stream(self.client) as stream:
             write_parquet(read_runs(paths, ReadOptions(), files_per_partition=per), str(out))
         self.tasks_seen += [
@@ -214,7 +218,7 @@ def _check(folder: Path, engine: str) -> None:
 
 
 def measure(
-    folder: Path, files: int, rounds: int, counts: list[int], tasks: int
+    folder: Path, files: int, rounds: int, counts: list[int], tasks: int | None
 ) -> tuple[Timings, int, float]:
     """The wall and CPU seconds of every case, by case and worker count; the files and
     megabytes. One cluster runs at a time (an idle cluster's processes cost CPU too):
@@ -272,10 +276,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument(
-        "--tasks", type=int, help="Ray blocks, Dask partitions (default: one per 64 files)"
+        "--tasks",
+        type=int,
+        help="Ray blocks, Dask partitions at every worker count (default: the integrations')",
     )
     args = parser.parse_args()
-    args.tasks = args.tasks or max(1, round(args.files / 64))
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [SOURCE, os.environ.get("PYTHONPATH")]))
 
     folder = Path(tempfile.mkdtemp(prefix="bench-scale-"))
@@ -288,22 +293,24 @@ def main() -> None:
     cores = os.cpu_count() or 1
     print(
         f"\nmedians of {args.rounds} rounds ({2 * args.rounds} for the bare loop and the "
-        f"command), {args.tasks} tasks, {cores} cores; load average {os.getloadavg()}"
+        f"command), {args.tasks or 'default'} tasks, {cores} cores; "
+        f"load average {os.getloadavg()}"
     )
     print(
-        "| case | workers | s | files/s | MB/s | ÷ 1 worker | per core | CPU s | driver s "
-        "| files/CPU s |"
+        "| case | workers | s | files/s | MB/s | ÷ 1 worker | at most | per core | CPU s "
+        "| driver s | files/CPU s |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for (name, workers), timings in results.items():
         wall, cpu, own = (statistics.median(t[i] for t in timings) for i in range(3))
         one = statistics.median(t[0] for t in results.get((name, 1), timings))
         used = 1 if name == "bare loop" else min(workers, cores)
         driver = f"{own:.2f}" if name in ("ray", "dask") else "—"
+        bound = f"{one * used / cpu:.2f}×" if workers > 1 and name != "bare loop" else "—"
         print(
             f"| {name} | {workers} | {wall:.2f} | {count / wall:,.0f} | "
-            f"{megabytes / wall:.2f} | {one / wall:.2f}× | {count / wall / used:,.0f} | "
-            f"{cpu:.2f} | {driver} | {count / cpu:,.0f} |"
+            f"{megabytes / wall:.2f} | {one / wall:.2f}× | {bound} | "
+            f"{count / wall / used:,.0f} | {cpu:.2f} | {driver} | {count / cpu:,.0f} |"
         )
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from batch_runs import UNREADABLE, write_runs
 from cli_helpers import json_events, run
@@ -20,6 +23,12 @@ from streamblocks.batch import (
     rows,
     rows_from_records,
     run_rows,
+)
+from streamblocks.batch.split import (
+    FILES_PER_TASK,
+    MIN_FILES_PER_TASK,
+    TASKS_PER_WORKER,
+    task_count,
 )
 
 PYTHON_TYPES = {"string": str, "int64": int, "float64": float, "bool": bool}
@@ -189,3 +198,14 @@ def test_after_preload_reading_imports_nothing(folder: Path) -> None:
     command = [sys.executable, "-c", script, *map(str, inputs)]
     done = subprocess.run(command, capture_output=True, text=True, env=environment(), check=True)
     assert done.stdout == "[]\n"
+
+
+@given(files=st.integers(1, 200_000), workers=st.integers(1, 512))
+def test_files_are_cut_into_few_large_tasks_a_few_per_worker(files: int, workers: int) -> None:
+    tasks = task_count(files, workers)
+    assert 1 <= tasks <= files
+    assert math.ceil(files / tasks) <= FILES_PER_TASK  # no task too long to retry
+    if files >= MIN_FILES_PER_TASK * TASKS_PER_WORKER * workers:
+        assert tasks >= TASKS_PER_WORKER * workers  # every worker busy to the end
+    if tasks > math.ceil(files / FILES_PER_TASK):  # cut finer only to spread them
+        assert tasks <= math.ceil(files / MIN_FILES_PER_TASK)

@@ -3,6 +3,7 @@ also when a worker is killed in the middle of the job."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ from batch_runs import counting_registry, expected_rows, killed_process, without
 from streamblocks.batch import ReadOptions, rows  # noqa: E402
 from streamblocks.batch.arrow import schema  # noqa: E402
 from streamblocks.batch.dask import read_parquet_runs, read_runs, write_parquet  # noqa: E402
+from streamblocks.batch.split import task_count  # noqa: E402
 
 COPIES = 4
 
@@ -64,6 +66,12 @@ def test_rows_equal_extracts(client: Client, folder: Path, capsys: Any, tmp_path
     runs = [row for row in expected if row["kind"] == "run"]
     assert len(runs) == len(paths)  # every run is in the table, the unreadable ones too
     assert sum(row["warnings"] or 0 for row in runs) == 3 * COPIES  # bad lines, a bad byte
+
+
+def test_files_are_cut_for_the_clients_workers(client: Client, folder: Path) -> None:
+    paths = [str(p) for p in sorted(folder.iterdir())]
+    per = math.ceil(len(paths) / task_count(len(paths), 2))  # two single-threaded workers
+    assert read_runs(paths).npartitions == math.ceil(len(paths) / per)
 
 
 def test_a_killed_worker_gives_the_same_rows_once(

@@ -11,10 +11,13 @@ rows, once.
 
 from __future__ import annotations
 
+import math
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import dask.dataframe as dd
+import distributed
 import fsspec
 import pandas as pd
 import pyarrow as pa
@@ -22,9 +25,7 @@ import pyarrow as pa
 from .arrow import Runs, runs_of, schema, table
 from .records import ReadOptions
 from .rows import Row
-
-FILES_PER_PARTITION = 16
-"""Files per partition of :func:`read_runs` (by default)."""
+from .split import task_count
 
 
 def _run(item: str | tuple[str, Any]) -> tuple[str, Any]:
@@ -71,14 +72,27 @@ def _files_frame(paths: Sequence[str], options: ReadOptions | None) -> pd.DataFr
     return _frame(table(partition_rows(paths, options)))
 
 
+def _workers() -> int:
+    """The threads of the current Dask client's workers (this machine's cores if
+    there is no client)."""
+    try:
+        client = distributed.get_client()
+    except ValueError:
+        return os.cpu_count() or 1
+    return sum(client.nthreads().values()) or 1
+
+
 def read_runs(
     paths: Sequence[str],
     options: ReadOptions | None = None,
     *,
-    files_per_partition: int = FILES_PER_PARTITION,
+    files_per_partition: int | None = None,
 ) -> dd.DataFrame:
     """A frame of the rows of files of runs, one run per file, ``files_per_partition``
-    files to a partition."""
+    files to a partition (by default, the files cut into
+    :func:`~streamblocks.batch.split.task_count` partitions for the client's workers)."""
+    if files_per_partition is None:
+        files_per_partition = math.ceil(len(paths) / task_count(len(paths), _workers()))
     step = max(1, files_per_partition)
     parts = [list(paths[start : start + step]) for start in range(0, len(paths), step)]
     return dd.from_map(_files_frame, parts, options=options, meta=meta(), label="streamblocks-runs")
@@ -103,7 +117,6 @@ def write_parquet(rows: dd.DataFrame, path: str, **write_args: Any) -> None:
 
 
 __all__ = [
-    "FILES_PER_PARTITION",
     "frame_rows",
     "meta",
     "partition_rows",

@@ -10,14 +10,17 @@ reading a run has no side effect, so the retry gives the same rows, once.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
+import ray
 import ray.data
 
 from .arrow import Runs, runs_of
 from .records import ReadOptions
+from .split import task_count
 
 RUNS_PER_BATCH = 16
 """Runs per ``map_batches`` call on tables of runs: small enough to spread a few large
@@ -44,6 +47,13 @@ def _paths(paths: str | Sequence[str]) -> str | list[str]:
     return paths if isinstance(paths, str) else list(paths)
 
 
+def _cpus() -> int:
+    if ray.is_initialized():
+        cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+        return max(1, int(cpus))
+    return os.cpu_count() or 1
+
+
 def read_runs(
     paths: str | Sequence[str], options: ReadOptions | None = None, **read_args: Any
 ) -> ray.data.Dataset:
@@ -52,8 +62,17 @@ def read_runs(
 
     Each read task turns the files it read into rows itself (one batch per block, so
     Ray fuses reading and extracting into one task): the files' bytes never go through
-    the object store, and ``override_num_blocks`` sets the files per task."""
+    the object store. A list of paths is cut into
+    :func:`~streamblocks.batch.split.task_count` tasks for the cluster's CPUs unless
+    ``override_num_blocks`` says otherwise. The dataset's
+    tasks are all handed to Ray at once rather than one per free CPU (its
+    ``op_resource_reservation_enabled`` is off): Ray Data (2.60) would otherwise run
+    the first second of a job one task at a time, and notice a finished task only
+    0.1-0.2 s later, leaving its CPU idle that long after every task."""
+    if not isinstance(paths, str) and "override_num_blocks" not in read_args:
+        read_args["override_num_blocks"] = task_count(len(paths), _cpus())
     files = ray.data.read_binary_files(_paths(paths), include_paths=True, **read_args)
+    files.context.op_resource_reservation_enabled = False
     return files.map_batches(Extract(options), batch_format="pyarrow", batch_size=None)
 
 
