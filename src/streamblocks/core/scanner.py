@@ -194,9 +194,15 @@ class Scanner:
                 text, i = self.region.step(text, i)
                 n = len(text)
                 continue
-            if self.line is not None:
-                i = self._line_start(text, i)
-                continue
+            line = self.line
+            if line is not None:
+                parser = self.parser
+                starts = self.outside_starts if parser is None else parser.marker_starts
+                if line or starts is None or text[i] in starts:
+                    i = self._line_start(text, i)
+                    continue
+                self.line = None  # no marker starts with this character
+                self.flow = TEXT if parser is None else lines.default_verdict(parser)
             if self.flow is not TEXT:
                 i = self._in_block(text, i)
                 continue
@@ -312,16 +318,9 @@ class Scanner:
         return end
 
     def _line_start(self, text: str, i: int) -> int:
-        """A line start: decide the line if it may be a marker."""
+        """A line start that may be a marker (see :meth:`run`): decide the line."""
         line = self.line
         assert line is not None
-        parser = self.parser
-        if not line:
-            starts = self.outside_starts if parser is None else parser.marker_starts
-            if starts is not None and text[i] not in starts:
-                self.line = None  # no marker starts with this character
-                self.flow = TEXT if parser is None else lines.default_verdict(parser)
-                return i
         nl = text.find("\n", i)
         end = len(text) if nl < 0 else nl + 1
         before = self.block
