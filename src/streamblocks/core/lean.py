@@ -114,22 +114,3 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
         sc.mode = LINE_START
         return True
     return False
-
-
-def holds_line(sc: Scanner, stop: re.Match[str], chunk: str) -> int:
-    """In a lean visible step outside blocks: where the visible text ends when ``stop``
-    is the newline before the chunk's last line and that (partial) line may still be a
-    marker; the line is then held (:data:`HELD`), as the full step holds it. ``0``
-    otherwise."""
-    at = stop.start() + 1
-    if not sc.nl_lean or sc.parser is not None or chunk[at - 1] != "\n" or at == len(chunk):
-        return 0
-    line = chunk[at:]
-    if "\n" in line or len(line) > sc.max_marker:
-        return 0
-    if not lines.undecided(sc, line):
-        sc.examined -= len(line)  # (the full step reads the line again, and counts it)
-        return 0
-    sc.line = line
-    sc.mode = HELD
-    return at

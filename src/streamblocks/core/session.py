@@ -113,12 +113,6 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
-                self._busy = True  # (a syntax's answer may raise: see _feed)
-                n = lean.holds_line(scan, stop, chunk)
-                self._busy = False
-                if n:  # (text to a newline, then a line start that may be a marker, held)
-                    self._em.pos += n
-                    return [new_event(TextDelta, (chunk[:n],))]
             elif mode == CONTENT_MODE and "\n" not in chunk and scan.lean_flow is CONTENT:
                 # (mid-line streamed content, the bulk of a block: the branch below, cut
                 # to what a chunk with no newline needs; no state of the scanner changes)
