@@ -194,15 +194,9 @@ class Scanner:
                 text, i = self.region.step(text, i)
                 n = len(text)
                 continue
-            line = self.line
-            if line is not None:
-                parser = self.parser
-                starts = self.outside_starts if parser is None else parser.marker_starts
-                if line or starts is None or text[i] in starts:
-                    i = self._line_start(text, i)
-                    continue
-                self.line = None  # no marker starts with this character
-                self.flow = TEXT if parser is None else lines.default_verdict(parser)
+            if self.line is not None:
+                i = self._line_start(text, i)
+                continue
             if self.flow is not TEXT:
                 i = self._in_block(text, i)
                 continue
@@ -318,13 +312,20 @@ class Scanner:
         return end
 
     def _line_start(self, text: str, i: int) -> int:
-        """A line start that may be a marker (see :meth:`run`): decide the line."""
+        """A line start: decide the line if it may be a marker."""
         line = self.line
         assert line is not None
+        parser = self.parser
+        if not line:
+            starts = self.outside_starts if parser is None else parser.marker_starts
+            if starts is not None and text[i] not in starts:
+                self.line = None  # no marker starts with this character
+                self.flow = TEXT if parser is None else lines.default_verdict(parser)
+                return i
         nl = text.find("\n", i)
         end = len(text) if nl < 0 else nl + 1
         before = self.block
-        self.line = None
+        self.line = NO_LINE  # (not None: mypyc would hold the narrowed type across decide)
         lines.decide(self, line + text[i:end], nl >= 0)
         block = self.block
         if (
