@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from . import lines
+from . import lines, whole
 from .emitter import Emitter
 from .events import StopReason
 from .lean import SLOW
@@ -86,6 +86,7 @@ class Scanner:
         "tail_span",
         "tails",
         "visible_stop",
+        "whole",
     )
 
     def __init__(self, plan: SyntaxPlan, limits: Limits, emitter: Emitter) -> None:
@@ -154,6 +155,9 @@ class Scanner:
         self.examined = 0
         self.lean = False
         """Whether the session takes the lean steps at all (text in, no transforms)."""
+        self.whole = True
+        """Whether a block whose closing line is in the text is read at once
+        (:mod:`.whole`); ``False`` only to compare with the line step."""
         self.mode = SLOW
         """The lean step the next chunk may take (see :func:`.lean.settle`)."""
         self.lean_from = 0
@@ -320,8 +324,18 @@ class Scanner:
                 return i
         nl = text.find("\n", i)
         end = len(text) if nl < 0 else nl + 1
-        self.line = None
+        before = self.block
+        self.line = NO_LINE  # (not None: mypyc would hold the narrowed type across decide)
         lines.decide(self, line + text[i:end], nl >= 0)
+        block = self.block
+        if (
+            block is not None
+            and (before is None or not before.started)  # (a block opened, or its header read)
+            and self.line == ""
+            and end < len(text)
+            and self.whole
+        ):
+            return whole.read(self, block, text, end)
         return end
 
     def prepare(self, parser: LineParser) -> None:

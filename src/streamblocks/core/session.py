@@ -38,7 +38,8 @@ from .events import (
 )
 from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, VISIBLE
 from .limits import Limits
-from .line_syntax import HOLD
+from .line_syntax import CONTENT, HOLD
+from .open_block import OpenBlock
 from .provider import ProviderEvents
 from .scanner import Scanner
 from .syntax import SyntaxPlan
@@ -112,6 +113,23 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
+            elif mode == CONTENT_MODE and "\n" not in chunk and scan.lean_flow is CONTENT:
+                # (mid-line streamed content, the bulk of a block: the branch below, cut
+                # to what a chunk with no newline needs; no state of the scanner changes)
+                into: OpenBlock = scan.block  # type: ignore[assignment]  # (set in this mode)
+                n = len(chunk)
+                size = into.raw_len + n
+                if size <= scan.lean_limit:
+                    self._em.pos += n
+                    raw = into.raw  # (OpenBlock.add, inline)
+                    raw.append(chunk)
+                    into.raw_len = size
+                    if len(raw) > into.compact_at:
+                        into.compact()
+                    source, path = into.partial, scan.lean_path
+                    at = source.add(chunk, path) if source is not None else None
+                    fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, path, at)
+                    return [new_event(BlockDelta, fields)]
             elif mode == REGION:
                 region = scan.region
                 assert region is not None

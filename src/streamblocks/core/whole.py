@@ -1,0 +1,110 @@
+"""Whole blocks: a block read at once when the text in hand holds it.
+
+The line step reads a block a line at a time: a line start, a verdict, a step per
+line. When a block opens (or its header completes) and the text the scanner holds
+goes on, :func:`read` takes what follows in one function: the header lines its parser
+holds, one question each, and, once the block has started and its parser names its
+closing line (:attr:`LineParser.closing_line <.line_syntax.LineParser.closing_line>`:
+every complete line before it is content), the content and that line with one search,
+and the block closes. The events, offsets, limits and ``raw`` are the line step's; the
+rest (a partial line, a long line, a block over its limit, any other verdict, no
+closing line in the text) is left to the line step where it stands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import lines
+from .line_syntax import HOLD, PENDING, TEXT
+from .open_block import OpenBlock
+from .syntax import BODY
+
+if TYPE_CHECKING:
+    from .scanner import Scanner
+
+
+def read(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
+    """Read on in ``text`` from ``i``, a line start in ``block`` that has just opened or
+    started; return where the line step goes on."""
+    if not block.started:
+        i = _header(sc, block, text, i)
+        if sc.block is not block or not block.started or sc.line != "" or i == len(text):
+            return i
+    return _rest(sc, block, text, i)
+
+
+def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
+    """The header lines of ``block`` complete in ``text``, held and handed to its
+    parser while it holds them; the first other verdict is carried out as the line
+    step would (``START`` starts the block)."""
+    parser = block.parser
+    assert parser is not None
+    room = sc.limits.max_metadata_chars
+    n = len(text)
+    while i < n:
+        nl = text.find("\n", i)
+        if nl < 0:
+            return i
+        end = nl + 1
+        line = text[i:end]
+        body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
+        if len(body) > sc.max_marker or end - i > room - block.raw_len:
+            return i  # (a long line, or a header over its limit: the line step)
+        sc.examined += len(body)
+        starts = parser.marker_starts
+        if starts is not None and body and body[0] not in starts:
+            verdict = HOLD  # (lines.default_verdict of a block's parser not started)
+        else:
+            verdict = parser.on_line(body, True)
+            sc.searched = None  # (the parser may have changed its marker starts)
+            if verdict is PENDING:
+                verdict = lines.default_verdict(parser)
+        if verdict is not HOLD:
+            sc.line = None
+            lines.apply(sc, verdict, line, True)
+            return end
+        raw = block.raw  # (OpenBlock.add, inline)
+        raw.append(line)
+        block.raw_len += end - i
+        if len(raw) > block.compact_at:
+            block.compact()
+        sc.em.pos += end - i
+        parser.held(line)
+        i = end
+    return i
+
+
+def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
+    """The content of the started ``block`` from ``i`` and its closing line, when
+    ``text`` holds that line and the content fits the block's limit."""
+    parser = block.parser
+    if parser is None or parser.marker_starts is None or parser.closing_line is None:
+        return i
+    found = parser.closing_line.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
+    if found is None:
+        return i
+    at = found.start() + 1
+    end = found.end()
+    if end - at > sc.max_marker + 1 or at - i > sc.limits.max_block_chars - block.raw_len:
+        return i  # (a line too long to be a marker, or a block over its limit)
+    sc.examined += end - i
+    em = sc.em
+    raw = block.raw
+    if at > i:
+        content = text[i:at]
+        raw.append(content)
+        block.raw_len += at - i
+        em.pos += at - i
+        if block.streamed:
+            em.delta(block, content)
+    block.body_end = block.raw_len
+    raw.append(text[at:end])
+    block.raw_len += end - at
+    em.pos += end - at
+    sc.block = None
+    sc.parser = None
+    sc.flow = TEXT
+    sc.line = ""
+    em.close(block, BODY)
+    return end
