@@ -50,6 +50,7 @@ class Region(InlineOut):
         "rank",
         "reader",
         "sc",
+        "stop",
         "syntax",
         "table",
     )
@@ -79,6 +80,7 @@ class Region(InlineOut):
         self.last = ""  # the last character attributed
         self.has_bulk = type(reader).bulk is not InlineReader.bulk
         self.has_bulk_raw = type(reader).bulk_raw is not InlineReader.bulk_raw
+        self.stop: str | None = None  # the reader's content_stop
 
     # ------------------------------------------------------------------ scanner side
 
@@ -113,7 +115,10 @@ class Region(InlineOut):
         """Whether the next chunk may take :meth:`lean`: the reader has a bulk step
         and a block of this region is open and streamed."""
         block = self.block
-        return (self.has_bulk or self.has_bulk_raw) and block is not None and block.streamed
+        if not ((self.has_bulk or self.has_bulk_raw) and block is not None and block.streamed):
+            return False
+        self.stop = self.reader.content_stop()
+        return True
 
     def lean(self, text: str) -> list[Event] | None:
         """The lean step of a region (see :func:`.lean.settle`): the
@@ -126,18 +131,24 @@ class Region(InlineOut):
         pend = self.pend
         if block.raw_len + len(pend) + len(text) > sc.limits.max_block_chars:
             return None
-        n = self.reader.bulk(text)
-        if n is None:
-            return self._lean_raw(text) if self.has_bulk_raw and not pend else None
-        sc.examined += len(text)
-        held = pend + text if pend else text
-        if n <= 0:
-            self.pend = held
-            return []
-        if n < len(held):
-            piece, self.pend = held[:n], held[n:]
+        stop = self.stop
+        if stop is not None and not pend and stop not in text and not text[-1].isspace():
+            piece, n = text, len(text)  # (all content: the reader is not asked)
+            sc.examined += n
         else:
-            piece, self.pend = held, ""
+            bulk = self.reader.bulk(text)
+            if bulk is None:
+                return self._lean_raw(text) if self.has_bulk_raw and not pend else None
+            sc.examined += len(text)
+            held = pend + text if pend else text
+            n = bulk
+            if n <= 0:
+                self.pend = held
+                return []
+            if n < len(held):
+                piece, self.pend = held[:n], held[n:]
+            else:
+                piece, self.pend = held, ""
         self.attributed = True
         self.last = piece[-1]
         spans, raw, at = block.spans, block.raw, block.raw_len  # (OpenBlock.add_content, inline)

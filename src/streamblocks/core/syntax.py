@@ -287,6 +287,14 @@ class InlineReader(metaclass=ABCMeta):
         it gets each such chunk as one search and one event."""
         return None
 
+    def content_stop(self) -> str | None:
+        """Optional, for speed: asked after each :meth:`read`. A character such that a
+        chunk that does not hold it, nor end in a blank, is all content of the open
+        block, which :meth:`bulk` would take whole changing nothing but counters of the
+        reader's own; the session then takes such a chunk without asking the reader.
+        ``None``: every chunk goes to :meth:`bulk` (or :meth:`read`)."""
+        return None
+
     def bulk_raw(self, text: str) -> str | None:
         """Optional, for speed, as :meth:`bulk` for a chunk that is all ``raw`` of the
         open block and no content (a call's body): consume ``text`` as :meth:`read`

@@ -123,6 +123,17 @@ class Reader:
         self.sink.attributed += n
         return n
 
+    def content_stop(self) -> str | None:
+        """Inside thinking with nothing held, when one character begins every closer:
+        that character. A chunk without it, not ending in a blank, is what
+        :meth:`thinking_only` gives whole as content, changing nothing here but
+        :attr:`given`, :attr:`examined` and :attr:`attributed`; a region's lean step
+        takes it without asking (only the difference of the first and last is read)."""
+        if self.mode != THINK or self._held or self._lead or self.blank:
+            return None
+        stop = self._think_literals.firsts
+        return stop if len(stop) == 1 else None
+
     def body_only(self, text: str) -> str | None:
         """The common case of a call's body in one step: once its block has started, a
         chunk that cannot end the body (:meth:`BodyScanner.whole`) is all ``raw`` of the

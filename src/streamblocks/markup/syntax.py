@@ -108,6 +108,9 @@ class MarkupRegion(InlineReader):
     def bulk(self, text: str) -> int | None:
         return self.reader.thinking_only(text)  # (the common cases of read)
 
+    def content_stop(self) -> str | None:
+        return self.reader.content_stop()
+
     def bulk_raw(self, text: str) -> str | None:
         return self.reader.body_only(text)
 
