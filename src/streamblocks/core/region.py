@@ -41,6 +41,7 @@ class Region(InlineOut):
         "buf",
         "cur",
         "has_bulk",
+        "has_bulk_held",
         "has_bulk_raw",
         "index",
         "last",
@@ -80,6 +81,7 @@ class Region(InlineOut):
         self.last = ""  # the last character attributed
         self.has_bulk = type(reader).bulk is not InlineReader.bulk
         self.has_bulk_raw = type(reader).bulk_raw is not InlineReader.bulk_raw
+        self.has_bulk_held = type(reader).bulk_held is not InlineReader.bulk_held
         self.stop: str | None = None  # the reader's content_stop
 
     # ------------------------------------------------------------------ scanner side
@@ -113,8 +115,11 @@ class Region(InlineOut):
 
     def lean_ready(self) -> bool:
         """Whether the next chunk may take :meth:`lean`: the reader has a bulk step
-        and a block of this region is open and streamed."""
+        and a block of this region is open and streamed, or none is and the reader
+        may hold the chunk."""
         block = self.block
+        if block is None:
+            return self.has_bulk_held
         if not ((self.has_bulk or self.has_bulk_raw) and block is not None and block.streamed):
             return False
         self.stop = self.reader.content_stop()
@@ -126,9 +131,14 @@ class Region(InlineOut):
         first); ``None`` when it declines, or the limit is near, so :meth:`step` reads
         ``text`` instead."""
         block = self.block
-        assert block is not None
         sc = self.sc
         pend = self.pend
+        if block is None:  # (the reader holds the chunk, or the full step reads it)
+            if self.lead_len + len(pend) + len(text) > sc.room or not self.reader.bulk_held(text):
+                return None
+            sc.examined += len(text)
+            self.pend = pend + text
+            return []
         if block.raw_len + len(pend) + len(text) > sc.limits.max_block_chars:
             return None
         stop = self.stop

@@ -287,6 +287,12 @@ class InlineReader(metaclass=ABCMeta):
         it gets each such chunk as one search and one event."""
         return None
 
+    def bulk_held(self, text: str) -> bool:
+        """Optional, for speed, as :meth:`bulk` while no block of the region is open:
+        whether ``text`` was consumed as :meth:`read` would, attributing nothing (a
+        call's head before its name shows); ``False`` without consuming anything."""
+        return False
+
     def content_stop(self) -> str | None:
         """Optional, for speed: asked after each :meth:`read`. A character such that a
         chunk that does not hold it, nor end in a blank, is all content of the open

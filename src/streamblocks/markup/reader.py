@@ -158,6 +158,28 @@ class Reader:
             arguments, body.held = body.held + arguments, ""
         return arguments
 
+    def head_only(self, text: str) -> bool:
+        """The common case of a call's body before its name shows, in one step: a
+        chunk that cannot end the body (:meth:`BodyScanner.whole`) and leaves the name
+        unknown is held for the call's ``raw``, nothing attributed. Whether it was read;
+        ``False`` without reading anything when the chunk needs :meth:`feed_full`."""
+        body = self.body
+        if self.mode != BODY or self._held or body is None or self.sink.started:
+            return False
+        scanner = body.scanner
+        if body.items is not None or body.named or scanner is None or not body.unnamed(text):
+            return False
+        if not scanner.whole(text):
+            return False
+        n = len(text)
+        self.examined += n
+        self.given += n
+        self.sink.pending.append(text)
+        body.parts.append(text)
+        body.size += n
+        body.held += body.arguments.feed(text)
+        return True
+
     def finish(self, *, cut: bool = False) -> list[Piece]:
         """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""
         held, self._held = self._held, ""
