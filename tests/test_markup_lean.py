@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streamblocks import BlockRegistry, StreamBlockProcessor
 from markup_cases import CASES
+from streamblocks import BlockRegistry, StreamBlockProcessor
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.core.region import Region
 from streamblocks.markup import FAMILIES, Markup
@@ -98,8 +98,8 @@ def test_every_family_reads_its_replies_the_same_lean(family: str, source: str) 
 
 def test_thinking_and_a_call_head_take_the_lean_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     """Thinking, and a call's body before its name shows, are not read by the region's
-    full step; a chunk of thinking with no blank held before it or at its end is not
-    even shown to the reader (the tests above check that the events are the same)."""
+    full step, and a chunk of thinking is not even shown to the reader (blanks at its
+    end included; the tests above check that the events are the same)."""
     full: list[str] = []
     asked: list[str] = []
     step, bulk = Region.step, MarkupRegion.bulk
@@ -125,6 +125,5 @@ def test_thinking_and_a_call_head_take_the_lean_steps(monkeypatch: pytest.Monkey
     inside = [c for c in chunks[2:] if c in thinking][:-1]
     assert len(inside) > 200
     assert [c for c in full if c in inside] == ["We w"]  # (the first: blanks may lead it)
-    blank_near = {c for k, c in enumerate(chunks) if c[-1] == " " or chunks[k - 1][-1] == " "}
-    assert {c for c in asked if c in inside} <= blank_near
-    assert not set(full) & {"me\":", "t_we", "athe", "r_fo", "r_a_", "long", "_whi"}
+    assert len([c for c in asked if c in inside]) <= 1  # (the one after the first)
+    assert not set(full) & {'me":', "t_we", "athe", "r_fo", "r_a_", "long", "_whi"}

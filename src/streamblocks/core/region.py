@@ -37,6 +37,7 @@ class Region(InlineOut):
 
     __slots__ = (
         "attributed",
+        "blanks",
         "block",
         "buf",
         "cur",
@@ -83,6 +84,7 @@ class Region(InlineOut):
         self.has_bulk_raw = type(reader).bulk_raw is not InlineReader.bulk_raw
         self.has_bulk_held = type(reader).bulk_held is not InlineReader.bulk_held
         self.stop: str | None = None  # the reader's content_stop
+        self.blanks = ""  # blanks after content that the reader was not shown (see lean)
 
     # ------------------------------------------------------------------ scanner side
 
@@ -90,6 +92,9 @@ class Region(InlineOut):
         """Hand ``text[i:]`` (as much as the limits allow) to the reader; returns the
         text and offset the scanner reads on from."""
         sc = self.sc
+        if self.blanks:
+            text, i = self.blanks + text[i:], 0
+            self.blanks = ""
         n = len(text)
         block = self.block
         if block is not None:
@@ -139,12 +144,27 @@ class Region(InlineOut):
             sc.examined += len(text)
             self.pend = pend + text
             return []
-        if block.raw_len + len(pend) + len(text) > sc.limits.max_block_chars:
+        blanks = self.blanks
+        if block.raw_len + len(pend) + len(blanks) + len(text) > sc.limits.max_block_chars:
             return None
         stop = self.stop
-        if stop is not None and not pend and stop not in text and not text[-1].isspace():
-            piece, n = text, len(text)  # (all content: the reader is not asked)
-            sc.examined += n
+        if stop is not None and not pend and stop not in text:
+            # (content, the reader not asked: see InlineReader.content_stop; blanks at
+            # its end wait, unseen, for what follows)
+            sc.examined += len(text)
+            piece = text.rstrip()
+            if len(piece) < len(text):
+                if not piece:
+                    self.blanks = blanks + text
+                    return []
+                self.blanks = text[len(piece) :]
+            elif blanks:
+                self.blanks = ""
+            if blanks:
+                piece = blanks + piece
+            n = len(piece)
+        elif blanks:
+            return None
         else:
             bulk = self.reader.bulk(text)
             if bulk is None:
@@ -205,6 +225,10 @@ class Region(InlineOut):
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""
         sc = self.sc
+        if self.blanks:  # (shown to the reader first; the scanner then closes again)
+            blanks, self.blanks = self.blanks, ""
+            sc.run(blanks)
+            return
         self.buf, self.cur = "", 0
         self.reader.close(self, stop_reason)
         sc.region = None

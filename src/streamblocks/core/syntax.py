@@ -295,10 +295,12 @@ class InlineReader(metaclass=ABCMeta):
 
     def content_stop(self) -> str | None:
         """Optional, for speed: asked after each :meth:`read`. A character such that a
-        chunk that does not hold it, nor end in a blank, is all content of the open
-        block, which :meth:`bulk` would take whole changing nothing but counters of the
-        reader's own; the session then takes such a chunk without asking the reader.
-        ``None``: every chunk goes to :meth:`bulk` (or :meth:`read`)."""
+        chunk that does not hold it is what :meth:`bulk` would take whole as content,
+        changing nothing but counters of the reader's own: the blanks it holds, then
+        the chunk but for the blanks at its end, which it holds in turn (they may
+        belong to a closer). The session then takes such chunks without asking the
+        reader, and shows it the blanks held with what follows. ``None``: every chunk
+        goes to :meth:`bulk` (or :meth:`read`)."""
         return None
 
     def bulk_raw(self, text: str) -> str | None:

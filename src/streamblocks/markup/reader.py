@@ -125,10 +125,10 @@ class Reader:
 
     def content_stop(self) -> str | None:
         """Inside thinking with nothing held, when one character begins every closer:
-        that character. A chunk without it, not ending in a blank, is what
-        :meth:`thinking_only` gives whole as content, changing nothing here but
-        :attr:`given`, :attr:`examined` and :attr:`attributed`; a region's lean step
-        takes it without asking (only the difference of the first and last is read)."""
+        that character. A chunk without it is what :meth:`thinking_only` gives as
+        content (its blanks at the end held), changing nothing here but :attr:`given`,
+        :attr:`examined` and :attr:`attributed`; a region's lean step takes it without
+        asking (only the difference of the first and last is read)."""
         if self.mode != THINK or self._held or self._lead or self.blank:
             return None
         stop = self._think_literals.firsts
