@@ -36,25 +36,9 @@ class Region(InlineOut):
     """One inline region: its reader, what it consumed and what it decided."""
 
     __slots__ = (
-        "attributed",
-        "blanks",
-        "block",
-        "buf",
-        "cur",
-        "has_bulk",
-        "has_bulk_held",
-        "has_bulk_raw",
-        "index",
-        "last",
-        "lead",
-        "lead_len",
-        "pend",
-        "rank",
-        "reader",
-        "sc",
-        "stop",
-        "syntax",
-        "table",
+        *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
+        *("has_bulk_raw", "index", "last", "lead", "lead_len", "pend", "rank"),
+        *("reader", "sc", "stop", "syntax", "table"),
     )
 
     def __init__(
@@ -93,8 +77,7 @@ class Region(InlineOut):
         text and offset the scanner reads on from."""
         sc = self.sc
         if self.blanks:
-            text, i = self.blanks + text[i:], 0
-            self.blanks = ""
+            text, i, self.blanks = self.blanks + text[i:], 0, ""
         n = len(text)
         block = self.block
         if block is not None:
@@ -119,22 +102,17 @@ class Region(InlineOut):
         return self._end(text, end)
 
     def lean_ready(self) -> bool:
-        """Whether the next chunk may take :meth:`lean`: the reader has a bulk step
-        and a block of this region is open and streamed, or none is and the reader
-        may hold the chunk."""
+        """Whether the next chunk may take :meth:`lean` (a bulk step of the reader's)."""
         block = self.block
         if block is None:
             return self.has_bulk_held
-        if not ((self.has_bulk or self.has_bulk_raw) and block is not None and block.streamed):
-            return False
         self.stop = self.reader.content_stop()
-        return True
+        return (self.has_bulk or self.has_bulk_raw) and block.streamed
 
     def lean(self, text: str) -> list[Event] | None:
-        """The lean step of a region (see :func:`.lean.settle`): the
-        reader's bulk step takes ``text`` whole as content (its own held characters
-        first); ``None`` when it declines, or the limit is near, so :meth:`step` reads
-        ``text`` instead."""
+        """The lean step of a region (see :func:`.lean.settle`): ``text`` taken whole
+        (see :class:`InlineReader`'s bulk steps); ``None`` when the reader declines, or
+        the limit is near, so :meth:`step` reads ``text`` instead."""
         block = self.block
         sc = self.sc
         pend = self.pend
@@ -149,26 +127,20 @@ class Region(InlineOut):
             return None
         stop = self.stop
         if stop is not None and not pend and stop not in text:
-            # (content, the reader not asked: see InlineReader.content_stop; blanks at
-            # its end wait, unseen, for what follows)
+            # (content, the reader not asked; blanks at its end wait for what follows)
             sc.examined += len(text)
-            piece = text.rstrip()
-            if len(piece) < len(text):
-                if not piece:
-                    self.blanks = blanks + text
-                    return []
-                self.blanks = text[len(piece) :]
-            elif blanks:
-                self.blanks = ""
-            if blanks:
-                piece = blanks + piece
+            body = text.rstrip()
+            if not body:
+                self.blanks = blanks + text
+                return []
+            self.blanks = text[len(body) :]
+            piece = blanks + body if blanks else body
             n = len(piece)
-        elif blanks:
-            return None
         else:
-            bulk = self.reader.bulk(text)
+            bulk = self.reader.bulk(text) if not blanks else None  # (blanks: shown first)
             if bulk is None:
-                return self._lean_raw(text) if self.has_bulk_raw and not pend else None
+                as_raw = self.has_bulk_raw and not pend and not blanks
+                return self._lean_raw(block, text) if as_raw else None
             sc.examined += len(text)
             held = pend + text if pend else text
             n = bulk
@@ -196,14 +168,11 @@ class Region(InlineOut):
         fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
         return [new_event(BlockDelta, fields)]
 
-    def _lean_raw(self, text: str) -> list[Event] | None:
-        """:meth:`lean` for a chunk that is all raw of the block (a call's body): the
-        reader's ``bulk_raw`` takes it and gives what it streams."""
+    def _lean_raw(self, block: OpenBlock, text: str) -> list[Event] | None:
+        """:meth:`lean` for a chunk all ``raw`` of the block (a call's body): ``bulk_raw``."""
         streamed = self.reader.bulk_raw(text)
         if streamed is None:
             return None
-        block = self.block
-        assert block is not None
         sc = self.sc
         n = len(text)
         sc.examined += n
@@ -225,9 +194,8 @@ class Region(InlineOut):
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""
         sc = self.sc
-        if self.blanks:  # (shown to the reader first; the scanner then closes again)
-            blanks, self.blanks = self.blanks, ""
-            sc.run(blanks)
+        if self.blanks:  # (shown to the reader first: the scanner reads them, then closes)
+            sc.tail, self.blanks = self.blanks, ""
             return
         self.buf, self.cur = "", 0
         self.reader.close(self, stop_reason)
