@@ -10,11 +10,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import streamblocks
+from markup_cases import CASES
 from streamblocks import BlockRegistry, StreamBlockProcessor
 from streamblocks.core.events import BlockDelta, StreamStarted
+from streamblocks.core.region import Region
 from streamblocks.markup import FAMILIES, Markup
+from streamblocks.markup.syntax import MarkupRegion
 from streamblocks.testing.invariants import split_random
 from test_markup_properties import COMMON, FRAGMENTS, registry
+
+# Prose as thinking and call heads carry it: words, blanks of every kind at a chunk's end
+# (held: thinking's text is stripped), and long stretches with no marker character.
+WORDS = ["We weigh ", "the gaps", ".\n", " \t", "\u2003", "x" * 9, "get_weather", ", "]
 
 
 def feeds(processor: StreamBlockProcessor, chunks: list[str], *, lean: bool) -> list[list[object]]:
@@ -38,7 +46,7 @@ def same_feeds(processor: StreamBlockProcessor, text: str, seed: int) -> None:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_lean_steps_match_the_full_step(family: str) -> None:
-    pieces = FRAGMENTS[family] + COMMON
+    pieces = FRAGMENTS[family] + COMMON + WORDS
     processor = StreamBlockProcessor(registry(False), markup=Markup(family))
 
     @settings(max_examples=200, deadline=None)
@@ -78,3 +86,46 @@ def test_a_long_call_body_streams_the_same_lean(text: str) -> None:
     deltas = [e[0] for e in lean if isinstance(e, tuple) and isinstance(e[0], BlockDelta)]
     streamed = "".join(d.text for d in deltas if d.block_type == "tool_call")
     assert json.loads(streamed)["content"] == ARGUMENTS["content"]
+
+
+@pytest.mark.parametrize(("family", "source"), [(family, source) for family, source, _ in CASES])
+def test_every_family_reads_its_replies_the_same_lean(family: str, source: str) -> None:
+    processor = StreamBlockProcessor(BlockRegistry(), markup=Markup(family))
+    padded = source.replace("\n", " and so on, at length \n")  # (longer thinking and text)
+    for seed in range(3):
+        same_feeds(processor, source, seed)
+        same_feeds(processor, padded, seed)
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+def test_thinking_and_a_call_head_take_the_lean_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thinking, and a call's body before its name shows, are not read by the region's
+    full step, and a chunk of thinking is not even shown to the reader (blanks at its
+    end included; the tests above check that the events are the same)."""
+    full: list[str] = []
+    asked: list[str] = []
+    step, bulk = Region.step, MarkupRegion.bulk
+
+    def counted_step(self: Region, text: str, i: int) -> tuple[str, int]:
+        full.append(text[i:])
+        return step(self, text, i)
+
+    def counted_bulk(self: MarkupRegion, text: str) -> int | None:
+        asked.append(text)
+        return bulk(self, text)
+
+    monkeypatch.setattr(Region, "step", counted_step)
+    monkeypatch.setattr(MarkupRegion, "bulk", counted_bulk)
+    call = '{"name": "get_weather_for_a_long_while", "arguments": {"city": "Paris"}}'
+    thinking = "We weigh the gaps. " * 50
+    text = f"<think>\n{thinking}</think>\n\n<tool_call>\n{call}\n</tool_call>"
+    chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+    session = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup="qwen3").session()
+    for chunk in chunks:
+        session.feed(chunk)
+    session.close()
+    inside = [c for c in chunks[2:] if c in thinking][:-1]
+    assert len(inside) > 200
+    assert [c for c in full if c in inside] == ["We w"]  # (the first: blanks may lead it)
+    assert len([c for c in asked if c in inside]) <= 1  # (the one after the first)
+    assert not set(full) & {'me":', "t_we", "athe", "r_fo", "r_a_", "long", "_whi"}

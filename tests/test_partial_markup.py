@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from partial_helpers import ARGUMENTS, STRINGS, VALUES, assert_monotone
@@ -281,11 +281,18 @@ def mistral_item(index: int, arguments: dict[str, Any], how: int) -> dict[str, A
     return {"name": name, "arguments": arguments}
 
 
+# Two items that name themselves after ~1,100 characters of arguments each: the first
+# call's block starts at its item's end (it once waited for the second item's name, and
+# the array outgrew max_marker_chars as one unnamed head: an error, then visible text).
+LATE_NAMED = {f"</tool_call> {i}": "<|call|>" * 8 for i in range(12)}
+
+
 @settings(max_examples=30, deadline=None)
 @given(
     calls=st.lists(st.tuples(ARGUMENTS, st.integers(0, 2)), min_size=2, max_size=3),
     seed=st.integers(0, 1000),
 )
+@example(calls=[(LATE_NAMED, 1), (LATE_NAMED, 1)], seed=306)
 def test_every_call_of_a_mistral_array_streams_as_written(
     calls: list[tuple[dict[str, Any], int]], seed: int
 ) -> None:

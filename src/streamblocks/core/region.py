@@ -36,22 +36,9 @@ class Region(InlineOut):
     """One inline region: its reader, what it consumed and what it decided."""
 
     __slots__ = (
-        "attributed",
-        "block",
-        "buf",
-        "cur",
-        "has_bulk",
-        "has_bulk_raw",
-        "index",
-        "last",
-        "lead",
-        "lead_len",
-        "pend",
-        "rank",
-        "reader",
-        "sc",
-        "syntax",
-        "table",
+        *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
+        *("has_bulk_raw", "index", "last", "lead", "lead_len", "pend", "rank"),
+        *("reader", "sc", "stop", "syntax", "table"),
     )
 
     def __init__(
@@ -79,6 +66,9 @@ class Region(InlineOut):
         self.last = ""  # the last character attributed
         self.has_bulk = type(reader).bulk is not InlineReader.bulk
         self.has_bulk_raw = type(reader).bulk_raw is not InlineReader.bulk_raw
+        self.has_bulk_held = type(reader).bulk_held is not InlineReader.bulk_held
+        self.stop: str | None = None  # the reader's content_stop
+        self.blanks = ""  # blanks after content that the reader was not shown (see lean)
 
     # ------------------------------------------------------------------ scanner side
 
@@ -86,6 +76,8 @@ class Region(InlineOut):
         """Hand ``text[i:]`` (as much as the limits allow) to the reader; returns the
         text and offset the scanner reads on from."""
         sc = self.sc
+        if self.blanks:
+            text, i, self.blanks = self.blanks + text[i:], 0, ""
         n = len(text)
         block = self.block
         if block is not None:
@@ -110,34 +102,55 @@ class Region(InlineOut):
         return self._end(text, end)
 
     def lean_ready(self) -> bool:
-        """Whether the next chunk may take :meth:`lean`: the reader has a bulk step
-        and a block of this region is open and streamed."""
+        """Whether the next chunk may take :meth:`lean` (a bulk step of the reader's)."""
         block = self.block
-        return (self.has_bulk or self.has_bulk_raw) and block is not None and block.streamed
+        if block is None:
+            return self.has_bulk_held
+        self.stop = self.reader.content_stop()
+        return (self.has_bulk or self.has_bulk_raw) and block.streamed
 
     def lean(self, text: str) -> list[Event] | None:
-        """The lean step of a region (see :func:`.lean.settle`): the
-        reader's bulk step takes ``text`` whole as content (its own held characters
-        first); ``None`` when it declines, or the limit is near, so :meth:`step` reads
-        ``text`` instead."""
+        """The lean step of a region (see :func:`.lean.settle`): ``text`` taken whole
+        (see :class:`InlineReader`'s bulk steps); ``None`` when the reader declines, or
+        the limit is near, so :meth:`step` reads ``text`` instead."""
         block = self.block
-        assert block is not None
         sc = self.sc
         pend = self.pend
-        if block.raw_len + len(pend) + len(text) > sc.limits.max_block_chars:
-            return None
-        n = self.reader.bulk(text)
-        if n is None:
-            return self._lean_raw(text) if self.has_bulk_raw and not pend else None
-        sc.examined += len(text)
-        held = pend + text if pend else text
-        if n <= 0:
-            self.pend = held
+        if block is None:  # (the reader holds the chunk, or the full step reads it)
+            if self.lead_len + len(pend) + len(text) > sc.room or not self.reader.bulk_held(text):
+                return None
+            sc.examined += len(text)
+            self.pend = pend + text
             return []
-        if n < len(held):
-            piece, self.pend = held[:n], held[n:]
+        blanks = self.blanks
+        if block.raw_len + len(pend) + len(blanks) + len(text) > sc.limits.max_block_chars:
+            return None
+        stop = self.stop
+        if stop is not None and not pend and stop not in text:
+            # (content, the reader not asked; blanks at its end wait for what follows)
+            sc.examined += len(text)
+            body = text.rstrip()
+            if not body:
+                self.blanks = blanks + text
+                return []
+            self.blanks = text[len(body) :]
+            piece = blanks + body if blanks else body
+            n = len(piece)
         else:
-            piece, self.pend = held, ""
+            bulk = self.reader.bulk(text) if not blanks else None  # (blanks: shown first)
+            if bulk is None:
+                as_raw = self.has_bulk_raw and not pend and not blanks
+                return self._lean_raw(block, text) if as_raw else None
+            sc.examined += len(text)
+            held = pend + text if pend else text
+            n = bulk
+            if n <= 0:
+                self.pend = held
+                return []
+            if n < len(held):
+                piece, self.pend = held[:n], held[n:]
+            else:
+                piece, self.pend = held, ""
         self.attributed = True
         self.last = piece[-1]
         spans, raw, at = block.spans, block.raw, block.raw_len  # (OpenBlock.add_content, inline)
@@ -155,14 +168,11 @@ class Region(InlineOut):
         fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
         return [new_event(BlockDelta, fields)]
 
-    def _lean_raw(self, text: str) -> list[Event] | None:
-        """:meth:`lean` for a chunk that is all raw of the block (a call's body): the
-        reader's ``bulk_raw`` takes it and gives what it streams."""
+    def _lean_raw(self, block: OpenBlock, text: str) -> list[Event] | None:
+        """:meth:`lean` for a chunk all ``raw`` of the block (a call's body): ``bulk_raw``."""
         streamed = self.reader.bulk_raw(text)
         if streamed is None:
             return None
-        block = self.block
-        assert block is not None
         sc = self.sc
         n = len(text)
         sc.examined += n
@@ -184,6 +194,9 @@ class Region(InlineOut):
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""
         sc = self.sc
+        if self.blanks:  # (shown to the reader first: the scanner reads them, then closes)
+            sc.tail, self.blanks = self.blanks, ""
+            return
         self.buf, self.cur = "", 0
         self.reader.close(self, stop_reason)
         sc.region = None

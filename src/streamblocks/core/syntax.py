@@ -287,6 +287,22 @@ class InlineReader(metaclass=ABCMeta):
         it gets each such chunk as one search and one event."""
         return None
 
+    def bulk_held(self, text: str) -> bool:
+        """Optional, for speed, as :meth:`bulk` while no block of the region is open:
+        whether ``text`` was consumed as :meth:`read` would, attributing nothing (a
+        call's head before its name shows); ``False`` without consuming anything."""
+        return False
+
+    def content_stop(self) -> str | None:
+        """Optional, for speed: asked after each :meth:`read`. A character such that a
+        chunk that does not hold it is what :meth:`bulk` would take whole as content,
+        changing nothing but counters of the reader's own: the blanks it holds, then
+        the chunk but for the blanks at its end, which it holds in turn (they may
+        belong to a closer). The session then takes such chunks without asking the
+        reader, and shows it the blanks held with what follows. ``None``: every chunk
+        goes to :meth:`bulk` (or :meth:`read`)."""
+        return None
+
     def bulk_raw(self, text: str) -> str | None:
         """Optional, for speed, as :meth:`bulk` for a chunk that is all ``raw`` of the
         open block and no content (a call's body): consume ``text`` as :meth:`read`

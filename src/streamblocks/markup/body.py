@@ -85,6 +85,16 @@ class CallBody:
         self.named = len(head) >= WINDOW
         return None
 
+    def unnamed(self, text: str) -> bool:
+        """Whether ``text``, added next, leaves the name unknown and its search going
+        on (:meth:`add` would return ``None``)."""
+        pattern = self.call.name
+        assert pattern is not None
+        head = "".join(self.parts) + text
+        if len(head) >= (WINDOW if self.call.opener else START_WINDOW):
+            return False
+        return pattern.search(head) is None
+
     def closed_in_value(self) -> bool:
         """At the end of the stream: the body's last text is its closer, read as part of
         a value left open (a missing ``</arg_value>``). The body is then cut before it

@@ -116,6 +116,12 @@ def _closed(r: Reader, body: CallBody, items: Items) -> None:
         _next(r, body, items, call.name)
         if items.broken:
             return
+    elif not r.sink.started:  # the first item, its name written after its arguments
+        r.sink.start("tool_call", {"name": call.name})
+        body.arguments.named(call.name)
+        if body.held:
+            r.sink.out.append(("args", body.held))
+            body.held = ""
     items.done, items.text = call, []
     items.later, items.named, body.named = True, False, True
 

@@ -123,6 +123,17 @@ class Reader:
         self.sink.attributed += n
         return n
 
+    def content_stop(self) -> str | None:
+        """Inside thinking with nothing held, when one character begins every closer:
+        that character. A chunk without it is what :meth:`thinking_only` gives as
+        content (its blanks at the end held), changing nothing here but :attr:`given`,
+        :attr:`examined` and :attr:`attributed`; a region's lean step takes it without
+        asking (only the difference of the first and last is read)."""
+        if self.mode != THINK or self._held or self._lead or self.blank:
+            return None
+        stop = self._think_literals.firsts
+        return stop if len(stop) == 1 else None
+
     def body_only(self, text: str) -> str | None:
         """The common case of a call's body in one step: once its block has started, a
         chunk that cannot end the body (:meth:`BodyScanner.whole`) is all ``raw`` of the
@@ -146,6 +157,28 @@ class Reader:
         if body.held:
             arguments, body.held = body.held + arguments, ""
         return arguments
+
+    def head_only(self, text: str) -> bool:
+        """The common case of a call's body before its name shows, in one step: a
+        chunk that cannot end the body (:meth:`BodyScanner.whole`) and leaves the name
+        unknown is held for the call's ``raw``, nothing attributed. Whether it was read;
+        ``False`` without reading anything when the chunk needs :meth:`feed_full`."""
+        body = self.body
+        if self.mode != BODY or self._held or body is None or self.sink.started:
+            return False
+        scanner = body.scanner
+        if body.items is not None or body.named or scanner is None or not body.unnamed(text):
+            return False
+        if not scanner.whole(text):
+            return False
+        n = len(text)
+        self.examined += n
+        self.given += n
+        self.sink.pending.append(text)
+        body.parts.append(text)
+        body.size += n
+        body.held += body.arguments.feed(text)
+        return True
 
     def finish(self, *, cut: bool = False) -> list[Piece]:
         """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""

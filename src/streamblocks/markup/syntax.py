@@ -108,6 +108,12 @@ class MarkupRegion(InlineReader):
     def bulk(self, text: str) -> int | None:
         return self.reader.thinking_only(text)  # (the common cases of read)
 
+    def bulk_held(self, text: str) -> bool:
+        return self.reader.head_only(text)
+
+    def content_stop(self) -> str | None:
+        return self.reader.content_stop()
+
     def bulk_raw(self, text: str) -> str | None:
         return self.reader.body_only(text)
 
