@@ -8,7 +8,7 @@
 // A sub-agent's rows arrive after a `streamblocks.view.parent` event naming the tool call
 // that started it (its blocks carry `attrs.parent_id`); they are nested under that call.
 
-import { Item, VirtualList } from "./list.js";
+import { Item, NONE, VirtualList } from "./list.js";
 import { Outline } from "./outline.js";
 import "./chrome.js";
 
@@ -20,6 +20,24 @@ const QUIET_TYPES = new Set([
   "REASONING_ENCRYPTED_VALUE", "THINKING_START", "THINKING_END",
 ]);
 const AFTER_TOOLS = new Set(["result", "command", "file", "code", "todo"]); // what tool results show
+const TURN_STARTS = new Set(["text", "thinking", "tool"]);
+const BEFORE_EVENTS = new Set(["connecting", "waiting", "disconnected"]); // states an event ends
+const EMPTY = Object.freeze({});
+
+function empty(value) {
+  for (const key in value) return false;
+  return true;
+}
+
+// A block's metadata as its row shows it: null when it says nothing beyond the block's
+// id and type (a row skips those, and empty params), which most blocks' metadata is.
+function shown(metadata) {
+  if (!metadata || typeof metadata !== "object") return null;
+  for (const key in metadata) {
+    if (key !== "id" && key !== "block_type" && !(key === "params" && Array.isArray(metadata.params) && !metadata.params.length)) return metadata;
+  }
+  return null;
+}
 
 // A server message that was not a JSON array of events: shown as a warning row in turn.
 class NotEvents {
@@ -36,13 +54,18 @@ class Run extends HTMLElement {
     this.events = []; // the parsed message being applied
     this.head = 0; // the next of its events
     this.scheduled = false;
-    this.rows = new Map(); // AG-UI message / tool call / block id -> Item
+    // id -> Item, one map per kind of id: the ids from the events are the keys as they came
+    this.texts = new Map(); // AG-UI text message id
+    this.thoughts = new Map(); // reasoning message id ("current" without one)
+    this.tools = new Map(); // tool call id
+    this.blocks = new Map(); // block id
     this.toolNames = new Map();
     this.lastResult = new Map();
     this.parentOf = null; // the tool call id the next row nests under
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
     this.started = null;
     this.count = 0;
+    this.current = null; // the state, as dataset.state (not read back from the DOM per event)
     this.finished = false;
     this.live = false;
     this.marked = false;
@@ -64,12 +87,12 @@ class Run extends HTMLElement {
         this.live = Boolean(info.live);
         this.list.sticky = this.live;
         this.heading?.show(info);
-        this.state(this.dataset.state);
+        this.state(this.current);
       })
       .catch(() => {});
     this.source = new EventSource("/events?batch");
     this.source.onopen = () => {
-      if (this.dataset.state === "connecting") this.state("waiting");
+      if (this.current === "connecting") this.state("waiting");
     };
     this.source.onmessage = (message) => this.enqueue(message.data);
     this.source.onerror = () => {
@@ -80,6 +103,7 @@ class Run extends HTMLElement {
 
   // connecting · waiting · streaming · finished · failed · stopped · disconnected
   state(name) {
+    this.current = name;
     this.dataset.state = name;
     this.heading?.live(this.live && ["waiting", "streaming", "disconnected"].includes(name));
     this.footer?.update(this);
@@ -137,14 +161,15 @@ class Run extends HTMLElement {
   }
 
   // A new row: nested under the tool call a `streamblocks.view.parent` event named.
-  add(tag, args, key = null) {
+  // `rows`, `key`: the map and id the row is found by later.
+  add(tag, args = NONE, rows = null, key = null) {
     const item = new Item(tag, args);
-    const parent = this.parentOf === null ? null : this.rows.get(`tool:${this.parentOf}`) ?? null;
+    const parent = this.parentOf === null ? null : this.tools.get(this.parentOf) ?? null;
     this.parentOf = null;
     this.list.add(item, parent);
-    if (key !== null) this.rows.set(key, item);
+    if (rows !== null) rows.set(key, item);
     if (!parent) {
-      if (["text", "thinking", "tool"].includes(item.kind) && (this.lastTop === null || AFTER_TOOLS.has(this.lastTop))) {
+      if (TURN_STARTS.has(item.kind) && (this.lastTop === null || AFTER_TOOLS.has(this.lastTop))) {
         this.outline.turn(item);
       }
       if (item.kind !== "raw") this.lastTop = item.kind;
@@ -166,7 +191,7 @@ class Run extends HTMLElement {
     }
     this.count += 1;
     if (this.started === null) this.started = performance.now();
-    if (["connecting", "waiting", "disconnected"].includes(this.dataset.state) && !this.finished) this.state("streaming");
+    if (BEFORE_EVENTS.has(this.current) && !this.finished) this.state("streaming");
     try {
       this.apply(event);
     } catch (error) {
@@ -174,12 +199,20 @@ class Run extends HTMLElement {
     }
   }
 
-  do(key, method, ...args) {
-    const item = this.rows.get(key);
-    if (!item) return null;
-    item.do(method, ...args);
-    if (item.el) this.list.touch(item);
+  // Do `method(arg)` to the row `rows` has under `key`, if there is one.
+  do(rows, key, method, arg) {
+    const item = rows.get(key);
+    if (item === undefined) return null;
+    item.do(method, arg);
+    if (item.el !== null) this.list.touch(item);
     return item;
+  }
+
+  // The thinking row of a reasoning event (made if it is not there yet).
+  thought(event) {
+    const key = event.messageId ?? "current";
+    if (!this.thoughts.has(key)) this.add("sb-thinking", NONE, this.thoughts, key);
+    return key;
   }
 
   apply(event) {
@@ -188,43 +221,38 @@ class Run extends HTMLElement {
       case "RUN_STARTED":
         return;
       case "TEXT_MESSAGE_START":
-        this.add("sb-text", [], event.messageId);
+        this.add("sb-text", NONE, this.texts, event.messageId);
         return;
       case "TEXT_MESSAGE_CONTENT":
-        if (!this.rows.has(event.messageId)) this.add("sb-text", [], event.messageId);
-        this.do(event.messageId, "add", event.delta);
+        if (!this.texts.has(event.messageId)) this.add("sb-text", NONE, this.texts, event.messageId);
+        this.do(this.texts, event.messageId, "add", event.delta);
         return;
       case "TEXT_MESSAGE_END":
-        this.do(event.messageId, "end");
+        this.do(this.texts, event.messageId, "end");
         return;
       case "REASONING_START":
       case "REASONING_MESSAGE_START":
-      case "THINKING_TEXT_MESSAGE_START": {
-        const key = `thinking:${event.messageId ?? "current"}`;
-        if (!this.rows.has(key)) this.add("sb-thinking", [], key);
+      case "THINKING_TEXT_MESSAGE_START":
+        this.thought(event);
         return;
-      }
       case "REASONING_MESSAGE_CONTENT":
-      case "THINKING_TEXT_MESSAGE_CONTENT": {
-        const key = `thinking:${event.messageId ?? "current"}`;
-        if (!this.rows.has(key)) this.add("sb-thinking", [], key);
-        this.do(key, "add", event.delta);
+      case "THINKING_TEXT_MESSAGE_CONTENT":
+        this.do(this.thoughts, this.thought(event), "add", event.delta);
         return;
-      }
       case "REASONING_MESSAGE_END":
       case "REASONING_END":
       case "THINKING_TEXT_MESSAGE_END":
-        this.do(`thinking:${event.messageId ?? "current"}`, "end");
+        this.do(this.thoughts, event.messageId ?? "current", "end");
         return;
       case "TOOL_CALL_START":
         this.toolNames.set(event.toolCallId, event.toolCallName);
-        this.add("sb-tool-call", [event.toolCallName, event.toolCallId], `tool:${event.toolCallId}`);
+        this.add("sb-tool-call", [event.toolCallName, event.toolCallId], this.tools, event.toolCallId);
         return;
       case "TOOL_CALL_ARGS":
-        this.do(`tool:${event.toolCallId}`, "add", event.delta);
+        this.do(this.tools, event.toolCallId, "add", event.delta);
         return;
       case "TOOL_CALL_END":
-        this.do(`tool:${event.toolCallId}`, "end");
+        this.do(this.tools, event.toolCallId, "end");
         return;
       case "TOOL_CALL_RESULT": {
         const result = this.add("sb-tool-result", [event.toolCallId, event.content, this.toolNames.get(event.toolCallId)]);
@@ -257,37 +285,44 @@ class Run extends HTMLElement {
 
   custom(name, value) {
     if (name === "streamblocks.block_start") {
+      const id = value.block_id;
       if (value.syntax === "native" && value.block_type === "text") {
-        this.add("sb-text", [], `block:${value.block_id}`); // a sub-agent's text
+        this.add("sb-text", NONE, this.blocks, id); // a sub-agent's text
         return;
       }
       const native = value.syntax === "native" && NATIVE_ROWS[value.block_type];
-      this.add(native || "sb-block", [native ? value.attrs ?? {} : value], `block:${value.block_id}`);
+      this.add(native || "sb-block", [native ? value.attrs ?? {} : value], this.blocks, id);
     } else if (name === "streamblocks.block_metadata") {
-      this.do(`block:${value.block_id}`, "metadata", value.metadata);
+      this.do(this.blocks, value.block_id, "metadata", value.metadata);
     } else if (name === "streamblocks.block_delta") {
-      this.do(`block:${value.block_id}`, "add", value.text ?? "");
+      this.do(this.blocks, value.block_id, "add", value.text ?? "");
     } else if (name === "streamblocks.block_end") {
-      const key = `block:${value.id}`;
-      if (!this.rows.has(key)) this.custom("streamblocks.block_start", { block_id: value.id, block_type: value.type, syntax: value.syntax, attrs: value.attrs });
-      const item = this.rows.get(key);
+      let item = this.blocks.get(value.id);
+      if (item === undefined) {
+        this.custom("streamblocks.block_start", { block_id: value.id, block_type: value.type, syntax: value.syntax, attrs: value.attrs });
+        item = this.blocks.get(value.id);
+      }
       if (item.tag === "sb-text") {
-        if (typeof value.content === "string" && !item.ops.length) item.do("add", value.content);
-        this.do(key, "end");
+        if (typeof value.content === "string" && item.ops === null) item.do("add", value.content);
+        this.do(this.blocks, value.id, "end");
         return;
       }
-      this.do(key, "end", { ...value, attrs: value.attrs ?? {} });
-      const attrs = value.attrs ?? {};
+      const attrs = value.attrs ?? EMPTY;
+      // What a row's end shows: the end replaces what the row showed while it streamed
+      // (content and metadata), so those records go (but a code row without the content
+      // in its end shows what streamed). The block's raw text and offsets are not kept.
+      if (item.tag !== "sb-code-block" || typeof value.content === "string") item.ops = null;
+      this.do(this.blocks, value.id, "end", { type: value.type, content: value.content, metadata: shown(value.metadata), attrs: empty(attrs) ? EMPTY : attrs });
       if (item.tag === "sb-command" && ((typeof attrs.exit_code === "number" && attrs.exit_code !== 0) || /fail|error/.test(String(attrs.status ?? "")))) {
         this.outline.failed(item, `command failed: ${String(attrs.command ?? "").slice(0, 60)}`);
       }
     } else if (name === "streamblocks.block_error") {
-      const key = `block:${value.block_id}`;
-      let item = this.rows.get(key);
+      const id = value.block_id;
+      let item = this.blocks.get(id);
       if (!item || item.tag !== "sb-block") {
-        item = this.add("sb-block", [{ block_id: value.block_id, block_type: value.block_type ?? "block", syntax: "" }], key);
+        item = this.add("sb-block", [{ block_id: id, block_type: value.block_type ?? "block", syntax: "" }], this.blocks, id);
       }
-      this.do(key, "fail", value);
+      this.do(this.blocks, id, "fail", value);
       this.outline.failed(item, `${value.code ?? "error"}: ${value.message ?? ""}`);
     } else if (name === "streamblocks.view.parent") {
       this.parentOf = value.parent_id ?? null;
@@ -298,7 +333,7 @@ class Run extends HTMLElement {
       this.add("sb-notice", ["warning", `Stopped: ${reason}`]);
       this.finish("stopped", {}, null, reason);
     } else if (name === "streamblocks.view.partial") {
-      this.do(`tool:${value.tool_call_id}`, "partial", value.value);
+      this.do(this.tools, value.tool_call_id, "partial", value.value);
     } else if (name === "streamblocks.view.tool_error") {
       const result = this.lastResult.get(value.tool_call_id);
       if (result) {

@@ -75,6 +75,9 @@ const STATUS = {
   disconnected: "disconnected · reconnecting…",
 };
 
+const COUNT = new Intl.NumberFormat("en-US");
+const COUNT_EVERY_MS = 250;
+
 function tokens(value) {
   return typeof value === "number" ? value.toLocaleString("en-US") : null;
 }
@@ -90,6 +93,8 @@ class Footer extends HTMLElement {
     this.replaceChildren(this.status, this.facts);
     this.duration = null;
     this.cost = null;
+    this.shownAt = -Infinity;
+    this.timer = null;
   }
 
   raw(event) {
@@ -100,10 +105,25 @@ class Footer extends HTMLElement {
     }
   }
 
+  // The state, once per animation frame at most; the count of events while streaming
+  // every quarter second at most (a new text in the footer is a new layout of the page).
   update(run) {
     if (run.finished) return;
     const state = run.dataset.state;
-    this.status.textContent = STATUS[state] ?? (state === "streaming" ? `streaming · ${run.count.toLocaleString("en-US")} events` : state);
+    if (state === "streaming" && this.status.dataset.state === state) {
+      const wait = this.shownAt + COUNT_EVERY_MS - performance.now();
+      if (wait > 0) {
+        this.timer ??= setTimeout(() => {
+          this.timer = null;
+          this.update(run);
+        }, wait);
+        return;
+      }
+    }
+    this.status.dataset.state = state;
+    this.shownAt = performance.now();
+    const text = STATUS[state] ?? (state === "streaming" ? `streaming · ${COUNT.format(run.count)} events` : state);
+    if (this.status.textContent !== text) this.status.textContent = text;
   }
 
   // The outcome: `run.elapsed` is set before this is called.

@@ -33,35 +33,49 @@ function strings(value, into) {
   return into;
 }
 
+export const NONE = Object.freeze([]); // the arguments of a row made with none
+
+// A row's model. A 50 MB run has about half a million, so a row is kept small: what most
+// rows never set (a parent, sub-agent rows, open sections, an error) is on the prototype,
+// and what was done to the row is one flat array, `method, argument, method, argument…`
+// (every row method takes at most one argument).
 export class Item {
-  constructor(tag, args) {
+  constructor(tag, args = NONE) {
     this.tag = tag;
     this.args = args;
     this.kind = tag === "sb-notice" ? args[0] : KIND_OF[tag];
-    this.ops = []; // [method, ...arguments], replayed onto a new element
+    this.ops = null; // replayed onto a new element
     this.el = null;
     this.height = 0; // measured, with the gap below; 0 until drawn
     this.seq = 0; // arrival order
-    this.parent = null;
-    this.children = null; // the rows of the sub-agent this tool call started
-    this.expanded = false;
-    this.depth = 0;
-    this.open = null; // the reader's open/closed <details>, by position
-    this.error = null; // what went wrong, for the outline
+    this.at = -1; // the position in `shown`
   }
 
-  // Record `method(...args)` and apply it to the element, if the row is drawn.
-  do(method, ...args) {
-    const last = this.ops[this.ops.length - 1];
-    if (method === "add" && last && last[0] === "add") last[1] += args[0];
-    else if (method === "partial" && last && last[0] === "partial") last[1] = args[0]; // the latest is all of it
-    else this.ops.push([method, ...args]);
-    if (this.el && this.el[method]) this.el[method](...args);
+  // Record `method(arg)` and apply it to the element, if the row is drawn. Text added
+  // to text joins the text before it; a newer partial value replaces the older one.
+  do(method, arg) {
+    const ops = this.ops;
+    if (ops === null) this.ops = [method, arg];
+    else {
+      const n = ops.length;
+      if (method === "add" && ops[n - 2] === "add") ops[n - 1] += arg;
+      else if (method === "partial" && ops[n - 2] === "partial") ops[n - 1] = arg;
+      else ops.push(method, arg);
+    }
+    if (this.el !== null) this.el[method]?.(arg);
+  }
+
+  // The first text added, or undefined.
+  added() {
+    const ops = this.ops;
+    if (ops !== null) for (let i = 0; i < ops.length; i += 2) if (ops[i] === "add") return ops[i + 1];
+    return undefined;
   }
 
   build() {
     const el = row(this.tag, ...this.args);
-    for (const [method, ...args] of this.ops) el[method]?.(...args);
+    const ops = this.ops;
+    if (ops !== null) for (let i = 0; i < ops.length; i += 2) el[ops[i]]?.(ops[i + 1]);
     el.render();
     if (this.open) {
       const all = el.querySelectorAll("details");
@@ -73,9 +87,21 @@ export class Item {
   }
 
   text() {
-    return strings([this.args, this.ops.map(([, ...args]) => args)], []).join("\n");
+    const into = strings(this.args, []);
+    const ops = this.ops;
+    if (ops !== null) for (let i = 1; i < ops.length; i += 2) strings(ops[i], into);
+    return into.join("\n");
   }
 }
+Object.assign(Item.prototype, {
+  parent: null,
+  children: null, // the rows of the sub-agent this tool call started
+  expanded: false,
+  depth: 0,
+  open: null, // the reader's open/closed <details>, by position
+  error: null, // what went wrong, for the outline
+  agent: null, // the sub-agent's outline (outline.js)
+});
 
 export class VirtualList {
   constructor(list, { decorate = null, hidden = new Set() } = {}) {
@@ -256,6 +282,9 @@ export class VirtualList {
   }
 
   paint() {
+    // Where the list starts, read before this frame changes the page: after a change,
+    // reading it would lay the page out once more (nothing here moves the list's top).
+    const base = this.base();
     if (this.restructure) this.listAll();
     this.layout();
     // At the end (following a live run, or after End): stay there while rows are measured.
@@ -263,7 +292,7 @@ export class VirtualList {
     for (let round = 0; round < 4; round += 1) {
       if (this.pin) this.scrollToItem(this.pin);
       else if (stick) this.toEnd();
-      if (!this.draw(stick)) break;
+      if (!this.draw(base, stick)) break;
     }
     if (stick) this.toEnd();
     if (this.pin) {
@@ -282,8 +311,7 @@ export class VirtualList {
 
   // Draw the rows in and near the window; measure them. True when a height changed
   // (the range must be computed again).
-  draw(stick = false) {
-    const base = this.base();
+  draw(base, stick = false) {
     const scrolled = window.scrollY - base;
     const top = this.toRun(scrolled);
     const n = this.shown.length;

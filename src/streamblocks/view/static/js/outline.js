@@ -31,7 +31,7 @@ function toolName(item) {
 
 function describe(item) {
   if (item.kind === "tool") {
-    const args = item.ops.find(([method]) => method === "add")?.[1] ?? "";
+    const args = item.added() ?? "";
     let hint = "";
     try {
       const value = JSON.parse(args);
@@ -41,7 +41,7 @@ function describe(item) {
     }
     return `${toolName(item)}${hint ? ` · ${preview(hint, 60)}` : ""}`;
   }
-  const text = item.ops.find(([method]) => method === "add")?.[1];
+  const text = item.added();
   return text ? preview(text, 70) : item.kind;
 }
 
