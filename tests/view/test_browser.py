@@ -603,3 +603,70 @@ def test_a_tool_call_fills_its_arguments_while_they_stream(
     page.wait_for_selector("body[data-rendered=true]", timeout=20000)
     assert card.get_attribute("data-state") == "done"
     assert "pytest -q" in card.locator(".sb-tool-body").inner_text()
+
+
+def test_rows_drawn_again_show_what_they_showed_and_stay_searchable(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    # A row's model keeps what its end shows, not every record that came before it (the
+    # streamed content and metadata of a block are replaced by its end): a row that
+    # scrolls out and back in must look the same, and search still finds its text.
+    head, tail = fixtures.CUSTOM_TEXT.split("Unclosed at the end:")
+    filler = "".join(
+        f"## Filler {n}\n\nA paragraph of filler text, number {n}.\n\n" for n in range(400)
+    )
+    path = fixtures.write(tmp_path, "long-reply.md", f"{head}{filler}Unclosed at the end:{tail}")
+    page = pages().open(serve(path).url)
+    rows = "sb-text, sb-block"
+    first = page.locator(rows).evaluate_all("rs => rs.slice(0, 6).map(r => r.innerText)")
+    assert any("#n1" in text and "Keep the old API" in text for text in first)
+    assert any("#t1" in text and "ana" in text for text in first)
+    page.keyboard.press("End")
+    _until(page, "document.querySelector('sb-run').list.drawn.at(-1)"
+           " === document.querySelector('sb-run').list.shown.at(-1)")  # fmt: skip
+    assert page.locator("sb-block", has=page.locator(".sb-id", has_text="#n1")).count() == 0
+    page.mouse.move(500, 500)
+    while page.evaluate("scrollY") > 0:  # the reader scrolls back up to the top
+        page.mouse.wheel(0, -20000)
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(200)
+    assert _model(page, "run.list.drawn[0] === run.list.shown[0]")
+    again = page.locator(rows).evaluate_all("rs => rs.slice(0, 6).map(r => r.innerText)")
+    assert again == first
+    search = page.locator("sb-search input")
+    for query, block_id in (("ana", "#t1"), ("for a release", "#n1")):  # metadata, content
+        search.fill(query)
+        search.press("Enter")
+        target = "document.querySelectorAll('.sb-target')"
+        _until(
+            page,
+            f"{target}.length === 1"
+            f" && {target}[0].querySelector('.sb-id')?.textContent === '{block_id}'",
+        )
+
+
+def test_the_footer_counts_every_event_of_a_stream_that_pauses(pages: Any, serve: Any) -> None:
+    # The count is drawn at most every quarter second while events stream: the last
+    # events before a pause are counted all the same.
+    lines: queue.Queue[Any] = queue.Queue()
+    served = serve(iter(lines.get, None))
+    page = pages().page
+    page.goto(served.url)
+    run = claude_partial_run()
+    for line in run[:-1]:
+        lines.put(line)
+    page.locator("sb-thinking").wait_for()
+    _until(page, "document.querySelector('sb-run').count > 0")
+    shown = (
+        "document.querySelector('sb-footer .sb-status').textContent"
+        " === `streaming · ${document.querySelector('sb-run').count} events`"
+    )
+    page.wait_for_timeout(100)
+    _until(page, shown, timeout=5)
+    count = _model(page, "run.count")
+    lines.put(run[-1])
+    _until(page, f"document.querySelector('sb-run').count > {count}")
+    _until(page, shown, timeout=5)
+    lines.put(None)
+    page.wait_for_selector("body[data-rendered=true]", timeout=20000)
+    assert page.locator("sb-footer .sb-status").inner_text() == "finished"

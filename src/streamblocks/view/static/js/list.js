@@ -124,9 +124,11 @@ export class VirtualList {
     this.intent = -Infinity; // when the reader last scrolled (wheel, keys, touch, scrollbar)
     this.pin = null; // a row being jumped to, kept at the top while its neighbours settle
     this.pinFrames = 0;
-    this.resize = new ResizeObserver(() => this.request());
+    this.resize = new ResizeObserver(() => this.remeasure());
+    this.measure = true; // a drawn row may have changed height since it was last measured
     this.onPaint = null;
     this.scheduled = false;
+    this.wanted = false;
     // Reaching the end sticks to it; the reader scrolling up (wheel, keys, scrollbar) lets go.
     window.addEventListener("scroll", () => {
       if (window.scrollY > 0 && this.atEnd()) this.sticky = true;
@@ -145,7 +147,7 @@ export class VirtualList {
         this.request();
       } else if (["ArrowUp", "PageUp", "Home", " "].includes(event.key)) intent();
     });
-    window.addEventListener("resize", () => this.request());
+    window.addEventListener("resize", () => this.remeasure());
     // <details> keep their state when their row is drawn again
     list.addEventListener("toggle", (event) => {
       const details = event.target;
@@ -199,12 +201,19 @@ export class VirtualList {
     this.request();
   }
 
+  remeasure() {
+    this.measure = true;
+    this.request();
+  }
+
+  // A paint in the next frame, unless the run paints the list in that frame itself.
   request() {
+    this.wanted = true;
     if (this.scheduled) return;
     this.scheduled = true;
     requestAnimationFrame(() => {
       this.scheduled = false;
-      this.paint();
+      if (this.wanted) this.paint();
     });
   }
 
@@ -282,6 +291,7 @@ export class VirtualList {
   }
 
   paint() {
+    this.wanted = false;
     // Where the list starts, read before this frame changes the page: after a change,
     // reading it would lay the page out once more (nothing here moves the list's top).
     const base = this.base();
@@ -336,13 +346,15 @@ export class VirtualList {
         this.decorate?.(item, item.el);
         this.resize.observe(item.el);
         same = false;
+        this.measure = true;
       } else if (same && this.drawn[i] !== item) same = false;
     }
     if (!same) this.slab.replaceChildren(...want.map((item) => item.el));
     this.drawn = want;
     const shift = `translateY(${n ? scrolled - top + this.offsets[first] : 0}px)`;
     if (this.slab.style.transform !== shift) this.slab.style.transform = shift;
-    // measure; keep the first row in the window where it is
+    // measure (when a row was drawn or resized since); keep the first row in the window where it is
+    if (!this.measure) return false;
     let anchor = -1;
     for (let i = first; i < last; i += 1) {
       if (this.offsets[i + 1] > top) {
@@ -360,7 +372,10 @@ export class VirtualList {
         if (changed < 0) changed = first + i;
       }
     }
-    if (changed < 0) return false;
+    if (changed < 0) {
+      this.measure = false;
+      return false;
+    }
     this.from = Math.min(this.from, changed);
     this.layout();
     if (anchor >= 0 && !stick && window.scrollY > 0 && changed < anchor) {
