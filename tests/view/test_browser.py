@@ -670,3 +670,33 @@ def test_the_footer_counts_every_event_of_a_stream_that_pauses(pages: Any, serve
     lines.put(None)
     page.wait_for_selector("body[data-rendered=true]", timeout=20000)
     assert page.locator("sb-footer .sb-status").inner_text() == "finished"
+
+
+def test_a_tool_call_streamed_in_pieces_keeps_one_record_of_its_arguments(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    # Each piece of a tool call's arguments comes with the value so far
+    # (`streamblocks.view.partial`): the row's model keeps the joined text and the
+    # latest value, not one of each per piece, and drops the value at the end.
+    page = pages().open(serve(fixtures.claude_file(tmp_path)).url)
+    found = page.evaluate(
+        """async () => {
+      const { Item } = await import("/static/js/list.js");
+      const item = new Item("sb-tool-call", ["Bash", "c1"]);
+      let text = "";
+      for (const piece of ['{"command": "py', "te", "st", ' -q"}']) {
+        text += piece;
+        item.do("add", piece);
+        item.do("partial", { command: text.slice(13).replace(/"}$/, "") });
+      }
+      const streaming = [...item.ops];
+      item.do("end");
+      const el = item.build();
+      return [streaming, item.ops, el.querySelector(".sb-hint").textContent];
+    }"""
+    )
+    assert found == [
+        ["add", '{"command": "pytest -q"}', "partial", {"command": "pytest -q"}],
+        ["add", '{"command": "pytest -q"}', "end", None],
+        "pytest -q",
+    ]

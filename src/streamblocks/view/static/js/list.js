@@ -52,15 +52,23 @@ export class Item {
   }
 
   // Record `method(arg)` and apply it to the element, if the row is drawn. Text added
-  // to text joins the text before it; a newer partial value replaces the older one.
+  // joins the text added before it, past a partial value (a tool call's arguments
+  // so far, `partial`, only shows them until its end); a newer partial value replaces
+  // the older one, and the end drops it. So a tool call streamed in a thousand pieces
+  // keeps one record of its arguments, not a thousand partial values.
   do(method, arg) {
     const ops = this.ops;
     if (ops === null) this.ops = [method, arg];
     else {
       const n = ops.length;
+      const partial = ops[n - 2] === "partial";
       if (method === "add" && ops[n - 2] === "add") ops[n - 1] += arg;
-      else if (method === "partial" && ops[n - 2] === "partial") ops[n - 1] = arg;
-      else ops.push(method, arg);
+      else if (method === "add" && partial && ops[n - 4] === "add") ops[n - 3] += arg;
+      else if (method === "partial" && partial) ops[n - 1] = arg;
+      else if (method === "end" && partial) {
+        ops[n - 2] = method;
+        ops[n - 1] = arg;
+      } else ops.push(method, arg);
     }
     if (this.el !== null) this.el[method]?.(arg);
   }
