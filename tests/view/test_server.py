@@ -62,6 +62,43 @@ def _merged(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _whole(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` with each card that starts and ends with nothing else between (a
+    ``block_start``, its metadata and deltas, its ``block_end``) as its ``block_end``
+    alone, as the viewer sends a file read at once; a native code or text block only
+    when the content is the text its row would show."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        name = event.get("name")
+        if name == "streamblocks.block_end":
+            value = event["value"]
+            held = []
+            for index in range(len(out) - 1, -1, -1):
+                before = out[index].get("name", "")
+                if before.startswith("streamblocks.block_") and (
+                    out[index]["value"].get("block_id") == value["id"]
+                ):
+                    held.insert(0, out[index])
+                    if before == "streamblocks.block_start":
+                        break
+                else:
+                    held = []
+                    break
+            text = "".join(e["value"]["text"] for e in held[1:] if "text" in e["value"])
+            shown = (
+                value["syntax"] != "native"
+                or value["type"] not in ("code", "text")
+                or (
+                    isinstance(value["content"], str)
+                    and (value["type"] == "code" or value["content"] == text)
+                )
+            )
+            if held and shown:
+                del out[-len(held) :]
+        out.append(event)
+    return out
+
+
 def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
     """What the project's AG-UI output makes of ``items``, as JSON."""
     processor = StreamBlockProcessor(default_registry(), unknown="block")
@@ -72,8 +109,9 @@ def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
 
 
 def _expected(items: list[Any]) -> list[dict[str, Any]]:
-    """What the viewer sends of a file: the AG-UI output, consecutive deltas merged."""
-    return _merged(_unmerged(items))
+    """What the viewer sends of a file: the AG-UI output, consecutive deltas merged,
+    whole cards as their end."""
+    return _whole(_merged(_unmerged(items)))
 
 
 def _shape(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -537,3 +575,63 @@ def test_what_was_read_before_a_pipe_waits_is_sent_and_never_changes(serve: Any)
     assert messages[-1][1]["type"] == "RUN_FINISHED"
     _, _, rest = get(served.url + "events", {"Last-Event-ID": str(len(sent))})
     assert sse_messages(rest) == messages[len(sent) :]
+
+
+# -- a card read whole is sent as its end ---------------------------------------------------
+
+
+def _names(events: list[dict[str, Any]], name: str) -> list[Any]:
+    return [event["value"] for event in events if event.get("name") == name]
+
+
+def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
+    from streamblocks.view import source
+
+    events = fixtures.card_events()
+    # a source that never waits: read at once, like a file; a plain iterator of events
+    # is published before each of them, like a pipe that waits between events
+    whole = events_of(serve(source.Items(iter(events), source.Waits()), fixtures.Replay()))
+    split = events_of(serve(iter(events), fixtures.Replay()))
+    started = [value["block_id"] for value in _names(split, "streamblocks.block_start")]
+    assert started == ["n1", "c1", "x1", "f1", "k1", "k2", "d1", "t1", "t2"]
+    # native code and text whose content is not their deltas' text keep their start
+    assert [value["block_id"] for value in _names(whole, "streamblocks.block_start")] == [
+        "k2",
+        "t2",
+    ]
+    assert _names(whole, "streamblocks.block_metadata") == []
+    assert _names(whole, "streamblocks.block_end") == _names(split, "streamblocks.block_end")
+    assert _shape(whole) == _shape(_whole(_merged(split)))
+    # the sub-agent's text is still announced with its parent, just before its row
+    parents = [
+        (event["value"]["parent_id"], after["value"].get("block_id") or after["value"]["id"])
+        for event, after in itertools.pairwise(whole)
+        if event.get("name") == "streamblocks.view.parent"
+    ]
+    assert parents == [("task9", "t1"), ("task9", "t2")]
+
+
+def test_a_card_split_by_a_wait_is_sent_as_it_grows(serve: Any) -> None:
+    import io
+
+    from streamblocks.view import source
+
+    read_end, write_end = os.pipe()
+    handle = io.FileIO(read_end, "rb")
+    try:
+        with open(write_end, "w") as writer:
+            served = serve(source.read(handle, text=True))
+            writer.write("Before.\n!!n1:note\nfirst line\n")
+            writer.flush()
+            deadline = time.monotonic() + 20
+            while not any("first line" in event for event in served.run.events):
+                assert time.monotonic() < deadline, "the open card was not published"
+                time.sleep(0.01)
+            writer.write("second line\n!!end\n")
+        events = events_of(served)
+    finally:
+        handle.close()
+    names = [event.get("name") for event in events if event["type"] == "CUSTOM"]
+    assert names[0] == "streamblocks.block_start"
+    assert names[-1] == "streamblocks.block_end"
+    assert _names(events, "streamblocks.block_end")[0]["content"] == "first line\nsecond line\n"

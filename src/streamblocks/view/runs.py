@@ -11,8 +11,13 @@ Consecutive deltas of the same text, thinking, tool call or block part are merge
 one event before they are converted while the reader has them in hand (until reading
 would wait, see :class:`~streamblocks.view.source.Waits`; :class:`_Converter`): a text
 read a line at a time is one ``TEXT_MESSAGE_CONTENT`` per run of text between blocks, not
-one per line. Published events never change, so an event's number (the SSE ``id``) is
-the same for every page and a reconnecting page resumes exactly; the text is the same.
+one per line. Likewise a block shown as a card (every block but thinking, tool calls
+and tool results) that starts and ends while the reader has it in hand is sent as its
+``streamblocks.block_end`` alone: the page makes the card's row from it, as it does for
+a block whose start it did not see, and the end carries the whole block (its metadata,
+content and text). A dense markdown file is 4 AG-UI events a section instead of 7.
+Published events never change, so an event's number (the SSE ``id``) is the same for
+every page and a reconnecting page resumes exactly; the text is the same.
 
 *Export JSON* folds the run into a :class:`~streamblocks.content.Message` only when it is
 asked for: the reader keeps the events the fold needs (visible text and ended blocks)
@@ -62,6 +67,8 @@ from .wire import WireAdapter, custom_event, encode
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 _PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing them
+_BLOCK_START = "streamblocks.block_start"
+_NOT_CARDS = frozenset({"thinking", "reasoning", "tool_call", "tool_result"})
 
 
 class Run:
@@ -212,6 +219,28 @@ def _merges(held: Any, event: Any) -> bool:
     )
 
 
+def _card(start: BlockStart) -> bool:
+    """Whether the block's AG-UI events are the ``streamblocks.block_*`` custom events
+    (not a reasoning message, a tool call or a tool result)."""
+    if start.syntax == "native":
+        return start.block_type not in _NOT_CARDS
+    return start.syntax != "gadget"
+
+
+def _whole(block: list[Any], end: BlockEnd) -> bool:
+    """Whether ``end``'s ``block_end`` alone gives the page the row its held events
+    would: the page makes a card's row from a ``block_end`` whose start it did not see,
+    and a card's end sets its metadata and content from the block, except a native code
+    or text row, which falls back on the deltas when the content is not their text."""
+    ended = end.block
+    if ended.syntax != "native" or ended.type not in ("code", "text"):
+        return True
+    content = ended.content
+    return isinstance(content, str) and (
+        ended.type == "code" or content == "".join([e.text for e in block if type(e) is BlockDelta])
+    )
+
+
 class _Converter:
     """Our events → AG-UI events (+ the viewer's own), encoded, for one run."""
 
@@ -224,10 +253,40 @@ class _Converter:
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
         self.pending: list[str] = []  # encoded, not yet published
         self.held: list[Any] = []  # consecutive deltas to merge, not converted yet
+        self.block: list[Any] = []  # a card's start, metadata and deltas, not converted yet
 
     def take(self, event: Any) -> None:
-        """One of our events, in order: a delta is held while the next ones continue
-        it, and converted merged (see the module's docstring)."""
+        """One of our events, in order: a block that becomes a card is held from its
+        start while its own events follow, and sent as its ``block_end`` alone when it
+        ends in hand (:meth:`_whole`); a delta is held while the next ones continue it,
+        and converted merged (see the module's docstring)."""
+        block = self.block
+        if block:
+            kind, opened = type(event), block[0].block_id
+            if (kind is BlockDelta or kind is BlockMetadata) and event.block_id == opened:
+                block.append(event)
+                return
+            if kind is BlockEnd and event.block.id == opened and _whole(block, event):
+                self.block = []
+                if self.held:
+                    self.release()
+                self.publish(self.convert(event, whole=True))
+                return
+            self.release_block()
+        if type(event) is BlockStart and _card(event):
+            self.block = [event]
+            return
+        self._take(event)
+
+    def release_block(self) -> None:
+        """Convert the block in hand event by event (something else came, or the
+        reader is about to wait: a live page sees the block as it grows)."""
+        block = self.block
+        self.block = []
+        for event in block:
+            self._take(event)
+
+    def _take(self, event: Any) -> None:
         held = self.held
         if type(event) is TextDelta or type(event) is BlockDelta:
             if held and not _merges(held[0], event):
@@ -273,7 +332,10 @@ class _Converter:
             return None
         return _viewer_event("parent", {"parent_id": parent})
 
-    def convert(self, event: Any) -> list[Any]:
+    def convert(self, event: Any, whole: bool = False) -> list[Any]:
+        """The AG-UI events for ``event``; ``whole``: a block end whose start, metadata
+        and deltas were held back, sent without the ``block_start`` the output adapter
+        makes for a block it did not see start."""
         kind = type(event)
         if kind is TextDelta:  # the common cases first: nothing of the viewer's own to add
             if event.text:
@@ -285,6 +347,8 @@ class _Converter:
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
         out = list(self.to_agui(event))
+        if whole:
+            out = [item for item in out if item.get("name") != _BLOCK_START]
         nesting = self._nesting(event)
         if nesting is not None and out:
             out.insert(0, nesting)
@@ -323,6 +387,8 @@ class _Converter:
         """Encode ``agui`` now (after the deltas held before it); hand it to the pages
         with what is held back when :data:`_PUBLISH_EVERY` events are, or at the next
         :meth:`flush`."""
+        if self.block:
+            self.release_block()
         if self.held:
             self.release()
         pending = self.pending
@@ -332,6 +398,8 @@ class _Converter:
 
     def flush(self) -> None:
         """Publish what is held back (before the reader waits for more input)."""
+        if self.block:
+            self.release_block()
         if self.held:
             self.release()
         if self.pending:
