@@ -67,7 +67,6 @@ from .wire import WireAdapter, custom_event, encode
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 _PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing them
-_BLOCK_START = "streamblocks.block_start"
 _NOT_CARDS = frozenset({"thinking", "reasoning", "tool_call", "tool_result"})
 
 
@@ -246,7 +245,7 @@ class _Converter:
 
     def __init__(self, run: Run, on_warning: Callable[[str], None] | None = None) -> None:
         self.run = run
-        self.output = WireAdapter().for_stream()
+        self.output = WireAdapter()  # fresh: this stream's own
         self.to_agui = self.output.to_protocol_event  # (a new list each call)
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
@@ -333,9 +332,8 @@ class _Converter:
         return _viewer_event("parent", {"parent_id": parent})
 
     def convert(self, event: Any, whole: bool = False) -> list[Any]:
-        """The AG-UI events for ``event``; ``whole``: a block end whose start, metadata
-        and deltas were held back, sent without the ``block_start`` the output adapter
-        makes for a block it did not see start."""
+        """The AG-UI events for ``event``; ``whole``: a card's end whose start, metadata
+        and deltas were held back (:meth:`WireAdapter.card_end`)."""
         kind = type(event)
         if kind is TextDelta:  # the common cases first: nothing of the viewer's own to add
             if event.text:
@@ -346,9 +344,7 @@ class _Converter:
         self.run.keep(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
-        out = list(self.to_agui(event))
-        if whole:
-            out = [item for item in out if item.get("name") != _BLOCK_START]
+        out = self.output.card_end(event) if whole else list(self.to_agui(event))
         nesting = self._nesting(event)
         if nesting is not None and out:
             out.insert(0, nesting)
