@@ -173,11 +173,6 @@ class Run:
             else:
                 await changed.wait()
 
-    def keep(self, event: Any) -> None:
-        """Keep ``event`` for the export when it changes the message (the reader's side)."""
-        if isinstance(event, BlockEnd) or (isinstance(event, TextDelta) and event.text):
-            self.kept.append(event)
-
     @property
     def message(self) -> Message:
         """The run so far as the content model (what *Export* saves): the events kept
@@ -194,12 +189,6 @@ class Run:
 
 def _viewer_event(name: str, value: dict[str, Any]) -> dict[str, Any]:
     return custom_event(VIEW_PREFIX + name, value)
-
-
-def _parent(event: Any) -> str | None:
-    attrs = event.block.attrs if isinstance(event, BlockEnd) else event.attrs
-    parent = attrs.get("parent_id")
-    return str(parent) if parent not in (None, "") else None
 
 
 def _merges(held: Any, event: Any) -> bool:
@@ -312,25 +301,6 @@ class _Converter:
                 event = event._replace(text=text, partial_at=held[-1].partial_at)
         self.publish(self.convert(event))
 
-    def _nesting(self, event: Any) -> Any:
-        """A ``parent`` event before the events that make a sub-agent block's row: its
-        start, or its end for a tool result (whose row is made then) or a block whose
-        start was not seen."""
-        if not isinstance(event, (BlockStart, BlockEnd)):
-            return None
-        parent = _parent(event)
-        if parent is None:
-            return None
-        if isinstance(event, BlockStart):
-            result = event.syntax == "native" and event.block_type == "tool_result"
-            if result:
-                return None
-            self.nested.add(event.block_id)
-        elif event.block.id in self.nested:
-            self.nested.discard(event.block.id)
-            return None
-        return _viewer_event("parent", {"parent_id": parent})
-
     def convert(self, event: Any, whole: bool = False) -> list[Any]:
         """The AG-UI events for ``event``; ``whole``: a card's end whose start, metadata
         and deltas were held back (:meth:`WireAdapter.card_end`)."""
@@ -341,41 +311,70 @@ class _Converter:
             return self.to_agui(event)
         if (kind is BlockDelta and event.block_id not in self.calls) or kind is BlockMetadata:
             return self.to_agui(event)
-        self.run.keep(event)
+        if kind is BlockEnd:
+            return self._end(event, whole)
+        if kind is BlockStart:
+            return self._start(event)
+        if kind is BlockDelta:
+            return self._call_delta(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
-        out = self.output.card_end(event) if whole else list(self.to_agui(event))
-        nesting = self._nesting(event)
-        if nesting is not None and out:
-            out.insert(0, nesting)
-        if (
+        out = self.to_agui(event)
+        if isinstance(event, BlockError):
+            self.calls.pop(event.block_id or "", None)
+        elif (
             isinstance(event, StreamFinished)
             and event.stop_reason is StopReason.error
             and self.on_warning is not None
         ):
             self.on_warning(f"the run failed: {event.error or 'the stream stopped with an error'}")
-        if isinstance(event, BlockStart):
-            native = event.syntax == "native"
-            if (native and event.block_type == "tool_call") or event.syntax == "gadget":
-                call_id = (event.attrs.get("id") if native else None) or event.block_id
-                self.calls[event.block_id] = [str(call_id), 0, 0]
-        elif isinstance(event, BlockDelta) and event.block_id in self.calls:
-            call = self.calls[event.block_id]
-            call[1] += len(event.text)
-            if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
-                call[2] = call[1]
-                value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
-                out.append(_viewer_event("partial", value))
-        elif isinstance(event, (BlockEnd, BlockError)):
-            self.calls.pop(event.block_id or "", None)
-        block = getattr(event, "block", None)
-        if (
-            block is not None
-            and block.syntax == "native"
-            and block.type == "tool_result"
-            and block.attrs.get("is_error")
-        ):
-            call_id = str(block.attrs.get("tool_call_id") or block.id)
+        return out
+
+    def _call_delta(self, event: BlockDelta) -> list[Any]:
+        """A tool call's arguments, with the ``partial`` value as far as written: on
+        every delta up to :data:`_PARTIAL_EVERY` characters, then as they grow by a
+        quarter."""
+        out = self.to_agui(event)
+        call = self.calls[event.block_id]
+        call[1] += len(event.text)
+        if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
+            call[2] = call[1]
+            value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
+            out.append(_viewer_event("partial", value))
+        return out
+
+    def _start(self, event: BlockStart) -> list[Any]:
+        """A block's start: the ``parent`` before a sub-agent's row (not a tool
+        result's: its row is made at its end); a tool call's arguments followed."""
+        out = self.to_agui(event)
+        native = event.syntax == "native"
+        parent = event.attrs.get("parent_id")
+        if parent not in (None, "") and not (native and event.block_type == "tool_result"):
+            self.nested.add(event.block_id)
+            if out:
+                out.insert(0, _viewer_event("parent", {"parent_id": str(parent)}))
+        if (native and event.block_type == "tool_call") or event.syntax == "gadget":
+            call_id = (event.attrs.get("id") if native else None) or event.block_id
+            self.calls[event.block_id] = [str(call_id), 0, 0]
+        return out
+
+    def _end(self, event: BlockEnd, whole: bool) -> list[Any]:
+        """A block's end (kept for the export): the ``parent`` before a sub-agent's
+        row made now (its start was not announced), ``tool_error`` after a failed
+        tool result."""
+        self.run.kept.append(event)
+        out = self.output.card_end(event) if whole else self.to_agui(event)
+        block = event.block
+        attrs = block.attrs
+        parent = attrs.get("parent_id")
+        if parent not in (None, ""):
+            if block.id in self.nested:
+                self.nested.discard(block.id)
+            elif out:
+                out.insert(0, _viewer_event("parent", {"parent_id": str(parent)}))
+        self.calls.pop(block.id, None)
+        if block.syntax == "native" and block.type == "tool_result" and attrs.get("is_error"):
+            call_id = str(attrs.get("tool_call_id") or block.id)
             out.append(_viewer_event("tool_error", {"tool_call_id": call_id}))
         return out
 
