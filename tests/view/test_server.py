@@ -590,8 +590,9 @@ def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
     events = fixtures.card_events()
     # a source that never waits: read at once, like a file; a plain iterator of events
     # is published before each of them, like a pipe that waits between events
-    whole = events_of(serve(source.Items(iter(events), source.Waits()), fixtures.Replay()))
-    split = events_of(serve(iter(events), fixtures.Replay()))
+    whole_served = serve(source.Items(iter(events), source.Waits()), fixtures.Replay())
+    split_served = serve(iter(events), fixtures.Replay())
+    whole, split = events_of(whole_served), events_of(split_served)
     started = [value["block_id"] for value in _names(split, "streamblocks.block_start")]
     assert started == ["n1", "c1", "x1", "f1", "k1", "k2", "d1", "t1", "t2"]
     # native code and text whose content is not their deltas' text keep their start
@@ -609,6 +610,11 @@ def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
         if event.get("name") == "streamblocks.view.parent"
     ]
     assert parents == [("task9", "t1"), ("task9", "t2")]
+    # the export is the same run
+    assert get(whole_served.url + "export.json")[2] == get(split_served.url + "export.json")[2]
+    # and a page resuming inside the run gets the rest exactly
+    rest = sse_messages(get(whole_served.url + "events", {"Last-Event-ID": "3"})[2])
+    assert [event for _, event in rest] == whole[3:]
 
 
 def test_a_card_split_by_a_wait_is_sent_as_it_grows(serve: Any) -> None:
