@@ -533,9 +533,17 @@ def test_live_badge_shows_only_while_the_input_is_open(pages: Any, browser: Any)
         served.stop()
 
 
-def test_a_sub_agent_is_nested_under_its_task_call(pages: Any, serve: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
+def test_a_sub_agent_is_nested_under_its_task_call(
+    pages: Any, serve: Any, tmp_path: Path, whole: bool
+) -> None:
+    from streamblocks.view import source
+
+    events = iter(fixtures.subagent_events())
+    # read whole, the sub-agent's text rows come as their block_end after their parent
+    items = source.Items(events, source.Waits()) if whole else events
     viewer = pages()
-    page = viewer.open(serve(iter(fixtures.subagent_events()), fixtures.Replay()).url)
+    page = viewer.open(serve(items, fixtures.Replay()).url)
     main = page.locator("main")
     assert "I'll delegate the search." in main.inner_text()
     assert "Done: add() subtracts." in main.inner_text()

@@ -29,6 +29,10 @@ from .served import events_of, get, sse_messages
 VIEW_WARNING = "streamblocks.view.warning"
 
 
+def _names_of(events: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    return [event for event in events if event.get("name") == name]
+
+
 def _delta_of(event: dict[str, Any]) -> tuple[Any, ...] | None:
     """What a delta event continues (its message, call or block part), else ``None``."""
     kind = event["type"]
@@ -90,7 +94,7 @@ def _whole(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 or value["type"] not in ("code", "text")
                 or (
                     isinstance(value["content"], str)
-                    and (value["type"] == "code" or value["content"] == text)
+                    and (value["type"] == "code" or value["content"] == text or not text)
                 )
             )
             if held and shown:
@@ -491,8 +495,16 @@ def test_a_terminal_on_stdin_is_refused_with_the_usage() -> None:
     assert "standard input is a terminal" in err
 
 
-def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any) -> None:
-    events = events_of(serve(iter(fixtures.subagent_events()), fixtures.Replay()))
+@pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
+def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any, whole: bool) -> None:
+    from streamblocks.view import source
+
+    items = iter(fixtures.subagent_events())
+    events = events_of(serve(source.Items(items, source.Waits()) if whole else items,
+                             fixtures.Replay()))  # fmt: skip
+    started = {e["value"]["block_id"] for e in _names_of(events, "streamblocks.block_start")}
+    # read whole, the sub-agent's text blocks are their ends alone
+    assert started == (set() if whole else {"a2", "b1", "a3"})
     nested: dict[str, str] = {}
     parent = None
     for event in events:
@@ -503,6 +515,11 @@ def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any) -> None:
             event.get("toolCallId") if event["type"] in ("TOOL_CALL_START", "TOOL_CALL_RESULT")
             else event.get("messageId") if event["type"] == "REASONING_START"
             else event["value"]["block_id"] if event.get("name") == "streamblocks.block_start"
+            else event["value"]["id"] if (
+                event.get("name") == "streamblocks.block_end"
+                and event["value"]["id"] not in started
+                and event["value"]["syntax"] == "native" and event["value"]["type"] == "text"
+            )
             else None
         )  # fmt: skip
         if row is not None:

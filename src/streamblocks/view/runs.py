@@ -219,14 +219,16 @@ def _whole(block: list[Any], end: BlockEnd) -> bool:
     """Whether ``end``'s ``block_end`` alone gives the page the row its held events
     would: the page makes a card's row from a ``block_end`` whose start it did not see,
     and a card's end sets its metadata and content from the block, except a native code
-    or text row, which falls back on the deltas when the content is not their text."""
+    or text row, which shows its deltas when the content is not text or (text) not
+    their text."""
     ended = end.block
     if ended.syntax != "native" or ended.type not in ("code", "text"):
         return True
     content = ended.content
-    return isinstance(content, str) and (
-        ended.type == "code" or content == "".join([e.text for e in block if type(e) is BlockDelta])
-    )
+    if not isinstance(content, str) or ended.type == "code":
+        return isinstance(content, str)
+    text = "".join([event.text for event in block if type(event) is BlockDelta])
+    return not text or text == content  # a text row without deltas shows the content
 
 
 class _Converter:
