@@ -12,6 +12,7 @@ from streamblocks import (
     Block,
     BlockDelta,
     BlockEnd,
+    BlockMetadata,
     BlockStart,
     Counts,
     StopReason,
@@ -129,6 +130,53 @@ def subagent_events() -> list[Any]:
         TextDelta("Done: add() subtracts.\n"),
         StreamFinished(StopReason.end_turn, None, Counts(0, 12, 0)),
     ]
+
+
+def _card(
+    block_id: str,
+    block_type: str,
+    syntax: str,
+    content: Any,
+    deltas: list[str],
+    start: dict[str, Any] | None = None,
+    metadata: Any = None,
+    **attrs: Any,
+) -> list[Any]:
+    """A card's events: its start (with ``start`` as its attrs, else the end's), its
+    metadata, its deltas and its end."""
+    block = Block(block_id, block_type, syntax, metadata, content, attrs, raw=f"[{block_id}]")
+    head = [BlockMetadata(block_id, block_type, metadata)] if metadata is not None else []
+    body = [BlockDelta(block_id, block_type, "content", text) for text in deltas]
+    opened = BlockStart(block_id, block_type, syntax, start or attrs)
+    return [opened, *head, *body, BlockEnd(block)]
+
+
+def card_events() -> list[Any]:
+    """A run of cards of every kind the page draws (custom blocks with metadata, a
+    citation, native commands, file changes, code, to-dos and a sub-agent's text),
+    including the ones whose end alone would not give the same row: native code and
+    text whose content is not the text of their deltas."""
+    command = {"command": "pytest -q", "status": "in_progress"}
+    ended = {"command": "pytest -q", "status": "failed", "exit_code": 1}
+    return [
+        StreamStarted("s2"),
+        TextDelta("Looking at the *tests*.\n"),
+        *_card("n1", "note", "delimiter_preamble", "Keep **this**.\n", ["Keep **this**.\n"],
+               metadata={"id": "n1", "block_type": "note", "owner": "ana"}),
+        *_card("c1", "cite", "xml", "The paper", ["The ", "paper"],
+               url="https://example.com/paper"),
+        *_card("x1", "command", "native", "..F\n1 failed\n", ["..F\n", "1 failed\n"],
+               start=command, **ended),
+        TextDelta("Then a change.\n"),
+        *_card("f1", "file_change", "native", "", [], path="src/a.py", kind="add"),
+        *_card("k1", "code", "native", "print(1)\n", ["print(1)\n"], language="python"),
+        *_card("k2", "code", "native", {"lines": 1}, ["x = 2\n"], language="python"),
+        *_card("d1", "todo", "native", [{"content": "ship", "status": "pending"}], []),
+        *_card("t1", "text", "native", "SUB TEXT", ["SUB ", "TEXT"], parent_id="task9"),
+        *_card("t2", "text", "native", "whole", ["par", "tial"], parent_id="task9"),
+        TextDelta("Done.\n"),
+        StreamFinished(StopReason.end_turn, None, Counts(0, 10, 0)),
+    ]  # fmt: skip
 
 
 class Replay:

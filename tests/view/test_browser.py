@@ -533,9 +533,17 @@ def test_live_badge_shows_only_while_the_input_is_open(pages: Any, browser: Any)
         served.stop()
 
 
-def test_a_sub_agent_is_nested_under_its_task_call(pages: Any, serve: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
+def test_a_sub_agent_is_nested_under_its_task_call(
+    pages: Any, serve: Any, tmp_path: Path, whole: bool
+) -> None:
+    from streamblocks.view import source
+
+    events = iter(fixtures.subagent_events())
+    # read whole, the sub-agent's text rows come as their block_end after their parent
+    items = source.Items(events, source.Waits()) if whole else events
     viewer = pages()
-    page = viewer.open(serve(iter(fixtures.subagent_events()), fixtures.Replay()).url)
+    page = viewer.open(serve(items, fixtures.Replay()).url)
     main = page.locator("main")
     assert "I'll delegate the search." in main.inner_text()
     assert "Done: add() subtracts." in main.inner_text()
@@ -565,6 +573,32 @@ def test_a_sub_agent_is_nested_under_its_task_call(pages: Any, serve: Any, tmp_p
     # collapsing the outer one hides both levels
     task.locator(".sb-agent-toggle").click()
     page.locator(".sb-row[data-depth]").first.wait_for(state="detached")
+
+
+@pytest.mark.parametrize("form", ["events", "text"])
+def test_a_card_read_whole_is_drawn_as_one_that_streamed(
+    pages: Any, serve: Any, tmp_path: Path, form: str
+) -> None:
+    from streamblocks.view import source
+
+    if form == "events":  # every kind of card; read at once, or published event by event
+        events = fixtures.card_events()
+        whole = serve(source.Items(iter(events), source.Waits()), fixtures.Replay())
+        split = serve(iter(events), fixtures.Replay())
+    else:  # a reply with blocks: a file, or published line by line
+        whole = serve(fixtures.write(tmp_path, "reply.md", fixtures.CUSTOM_TEXT))
+        split = serve(iter(fixtures.CUSTOM_TEXT.splitlines(keepends=True)))
+    rows = (
+        "run.list.items.map(i => [i.tag, i.depth, i.parent?.args[1] ?? null, i.build().outerHTML])"
+    )
+    drawn, counts = [], []
+    for served in (whole, split):
+        page = pages().open(served.url)
+        drawn.append(_model(page, rows))
+        counts.append(_model(page, "run.count"))
+    assert drawn[0] == drawn[1]
+    assert len(drawn[0]) == {"events": 12, "text": 8}[form]
+    assert counts[0] < counts[1]  # the same rows from fewer events
 
 
 def test_light_and_dark_screenshots_of_search(pages: Any, serve: Any, tmp_path: Path) -> None:

@@ -29,6 +29,10 @@ from .served import events_of, get, sse_messages
 VIEW_WARNING = "streamblocks.view.warning"
 
 
+def _names_of(events: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    return [event for event in events if event.get("name") == name]
+
+
 def _delta_of(event: dict[str, Any]) -> tuple[Any, ...] | None:
     """What a delta event continues (its message, call or block part), else ``None``."""
     kind = event["type"]
@@ -62,6 +66,43 @@ def _merged(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _whole(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` with each card that starts and ends with nothing else between (a
+    ``block_start``, its metadata and deltas, its ``block_end``) as its ``block_end``
+    alone, as the viewer sends a file read at once; a native code or text block only
+    when the content is the text its row would show."""
+    out: list[dict[str, Any]] = []
+    for event in events:
+        name = event.get("name")
+        if name == "streamblocks.block_end":
+            value = event["value"]
+            held = []
+            for index in range(len(out) - 1, -1, -1):
+                before = out[index].get("name", "")
+                if before.startswith("streamblocks.block_") and (
+                    out[index]["value"].get("block_id") == value["id"]
+                ):
+                    held.insert(0, out[index])
+                    if before == "streamblocks.block_start":
+                        break
+                else:
+                    held = []
+                    break
+            text = "".join(e["value"]["text"] for e in held[1:] if "text" in e["value"])
+            shown = (
+                value["syntax"] != "native"
+                or value["type"] not in ("code", "text")
+                or (
+                    isinstance(value["content"], str)
+                    and (value["type"] == "code" or value["content"] == text or not text)
+                )
+            )
+            if held and shown:
+                del out[-len(held) :]
+        out.append(event)
+    return out
+
+
 def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
     """What the project's AG-UI output makes of ``items``, as JSON."""
     processor = StreamBlockProcessor(default_registry(), unknown="block")
@@ -72,8 +113,9 @@ def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
 
 
 def _expected(items: list[Any]) -> list[dict[str, Any]]:
-    """What the viewer sends of a file: the AG-UI output, consecutive deltas merged."""
-    return _merged(_unmerged(items))
+    """What the viewer sends of a file: the AG-UI output, consecutive deltas merged,
+    whole cards as their end."""
+    return _whole(_merged(_unmerged(items)))
 
 
 def _shape(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -453,8 +495,16 @@ def test_a_terminal_on_stdin_is_refused_with_the_usage() -> None:
     assert "standard input is a terminal" in err
 
 
-def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any) -> None:
-    events = events_of(serve(iter(fixtures.subagent_events()), fixtures.Replay()))
+@pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
+def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any, whole: bool) -> None:
+    from streamblocks.view import source
+
+    items = iter(fixtures.subagent_events())
+    events = events_of(serve(source.Items(items, source.Waits()) if whole else items,
+                             fixtures.Replay()))  # fmt: skip
+    started = {e["value"]["block_id"] for e in _names_of(events, "streamblocks.block_start")}
+    # read whole, the sub-agent's text blocks are their ends alone
+    assert started == (set() if whole else {"a2", "b1", "a3"})
     nested: dict[str, str] = {}
     parent = None
     for event in events:
@@ -465,6 +515,11 @@ def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any) -> None:
             event.get("toolCallId") if event["type"] in ("TOOL_CALL_START", "TOOL_CALL_RESULT")
             else event.get("messageId") if event["type"] == "REASONING_START"
             else event["value"]["block_id"] if event.get("name") == "streamblocks.block_start"
+            else event["value"]["id"] if (
+                event.get("name") == "streamblocks.block_end"
+                and event["value"]["id"] not in started
+                and event["value"]["syntax"] == "native" and event["value"]["type"] == "text"
+            )
             else None
         )  # fmt: skip
         if row is not None:
@@ -537,3 +592,69 @@ def test_what_was_read_before_a_pipe_waits_is_sent_and_never_changes(serve: Any)
     assert messages[-1][1]["type"] == "RUN_FINISHED"
     _, _, rest = get(served.url + "events", {"Last-Event-ID": str(len(sent))})
     assert sse_messages(rest) == messages[len(sent) :]
+
+
+# -- a card read whole is sent as its end ---------------------------------------------------
+
+
+def _names(events: list[dict[str, Any]], name: str) -> list[Any]:
+    return [event["value"] for event in events if event.get("name") == name]
+
+
+def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
+    from streamblocks.view import source
+
+    events = fixtures.card_events()
+    # a source that never waits: read at once, like a file; a plain iterator of events
+    # is published before each of them, like a pipe that waits between events
+    whole_served = serve(source.Items(iter(events), source.Waits()), fixtures.Replay())
+    split_served = serve(iter(events), fixtures.Replay())
+    whole, split = events_of(whole_served), events_of(split_served)
+    started = [value["block_id"] for value in _names(split, "streamblocks.block_start")]
+    assert started == ["n1", "c1", "x1", "f1", "k1", "k2", "d1", "t1", "t2"]
+    # native code and text whose content is not their deltas' text keep their start
+    assert [value["block_id"] for value in _names(whole, "streamblocks.block_start")] == [
+        "k2",
+        "t2",
+    ]
+    assert _names(whole, "streamblocks.block_metadata") == []
+    assert _names(whole, "streamblocks.block_end") == _names(split, "streamblocks.block_end")
+    assert _shape(whole) == _shape(_whole(_merged(split)))
+    # the sub-agent's text is still announced with its parent, just before its row
+    parents = [
+        (event["value"]["parent_id"], after["value"].get("block_id") or after["value"]["id"])
+        for event, after in itertools.pairwise(whole)
+        if event.get("name") == "streamblocks.view.parent"
+    ]
+    assert parents == [("task9", "t1"), ("task9", "t2")]
+    # the export is the same run
+    assert get(whole_served.url + "export.json")[2] == get(split_served.url + "export.json")[2]
+    # and a page resuming inside the run gets the rest exactly
+    rest = sse_messages(get(whole_served.url + "events", {"Last-Event-ID": "3"})[2])
+    assert [event for _, event in rest] == whole[3:]
+
+
+def test_a_card_split_by_a_wait_is_sent_as_it_grows(serve: Any) -> None:
+    import io
+
+    from streamblocks.view import source
+
+    read_end, write_end = os.pipe()
+    handle = io.FileIO(read_end, "rb")
+    try:
+        with open(write_end, "w") as writer:
+            served = serve(source.read(handle, text=True))
+            writer.write("Before.\n!!n1:note\nfirst line\n")
+            writer.flush()
+            deadline = time.monotonic() + 20
+            while not any("first line" in event for event in served.run.events):
+                assert time.monotonic() < deadline, "the open card was not published"
+                time.sleep(0.01)
+            writer.write("second line\n!!end\n")
+        events = events_of(served)
+    finally:
+        handle.close()
+    names = [event.get("name") for event in events if event["type"] == "CUSTOM"]
+    assert names[0] == "streamblocks.block_start"
+    assert names[-1] == "streamblocks.block_end"
+    assert _names(events, "streamblocks.block_end")[0]["content"] == "first line\nsecond line\n"

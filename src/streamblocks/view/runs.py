@@ -11,8 +11,13 @@ Consecutive deltas of the same text, thinking, tool call or block part are merge
 one event before they are converted while the reader has them in hand (until reading
 would wait, see :class:`~streamblocks.view.source.Waits`; :class:`_Converter`): a text
 read a line at a time is one ``TEXT_MESSAGE_CONTENT`` per run of text between blocks, not
-one per line. Published events never change, so an event's number (the SSE ``id``) is
-the same for every page and a reconnecting page resumes exactly; the text is the same.
+one per line. Likewise a block shown as a card (every block but thinking, tool calls
+and tool results) that starts and ends while the reader has it in hand is sent as its
+``streamblocks.block_end`` alone: the page makes the card's row from it, as it does for
+a block whose start it did not see, and the end carries the whole block (its metadata,
+content and text). A dense markdown file is 4 AG-UI events a section instead of 7.
+Published events never change, so an event's number (the SSE ``id``) is the same for
+every page and a reconnecting page resumes exactly; the text is the same.
 
 *Export JSON* folds the run into a :class:`~streamblocks.content.Message` only when it is
 asked for: the reader keeps the events the fold needs (visible text and ended blocks)
@@ -62,6 +67,7 @@ from .wire import WireAdapter, custom_event, encode
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 _PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing them
+_NOT_CARDS = frozenset({"thinking", "reasoning", "tool_call", "tool_result"})
 
 
 class Run:
@@ -167,11 +173,6 @@ class Run:
             else:
                 await changed.wait()
 
-    def keep(self, event: Any) -> None:
-        """Keep ``event`` for the export when it changes the message (the reader's side)."""
-        if isinstance(event, BlockEnd) or (isinstance(event, TextDelta) and event.text):
-            self.kept.append(event)
-
     @property
     def message(self) -> Message:
         """The run so far as the content model (what *Export* saves): the events kept
@@ -190,12 +191,6 @@ def _viewer_event(name: str, value: dict[str, Any]) -> dict[str, Any]:
     return custom_event(VIEW_PREFIX + name, value)
 
 
-def _parent(event: Any) -> str | None:
-    attrs = event.block.attrs if isinstance(event, BlockEnd) else event.attrs
-    parent = attrs.get("parent_id")
-    return str(parent) if parent not in (None, "") else None
-
-
 def _merges(held: Any, event: Any) -> bool:
     """Whether ``event`` continues the delta ``held`` (the same text, or the same part
     of the same block)."""
@@ -212,22 +207,76 @@ def _merges(held: Any, event: Any) -> bool:
     )
 
 
+def _card(start: BlockStart) -> bool:
+    """Whether the block's AG-UI events are the ``streamblocks.block_*`` custom events
+    (not a reasoning message, a tool call or a tool result)."""
+    if start.syntax == "native":
+        return start.block_type not in _NOT_CARDS
+    return start.syntax != "gadget"
+
+
+def _whole(block: list[Any], end: BlockEnd) -> bool:
+    """Whether ``end``'s ``block_end`` alone gives the page the row its held events
+    would: the page makes a card's row from a ``block_end`` whose start it did not see,
+    and a card's end sets its metadata and content from the block, except a native code
+    or text row, which shows its deltas when the content is not text or (text) not
+    their text."""
+    ended = end.block
+    if ended.syntax != "native" or ended.type not in ("code", "text"):
+        return True
+    content = ended.content
+    if not isinstance(content, str) or ended.type == "code":
+        return isinstance(content, str)
+    text = "".join([event.text for event in block if type(event) is BlockDelta])
+    return not text or text == content  # a text row without deltas shows the content
+
+
 class _Converter:
     """Our events → AG-UI events (+ the viewer's own), encoded, for one run."""
 
     def __init__(self, run: Run, on_warning: Callable[[str], None] | None = None) -> None:
         self.run = run
-        self.output = WireAdapter().for_stream()
+        self.output = WireAdapter()  # fresh: this stream's own
         self.to_agui = self.output.to_protocol_event  # (a new list each call)
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
         self.pending: list[str] = []  # encoded, not yet published
         self.held: list[Any] = []  # consecutive deltas to merge, not converted yet
+        self.block: list[Any] = []  # a card's start, metadata and deltas, not converted yet
 
     def take(self, event: Any) -> None:
-        """One of our events, in order: a delta is held while the next ones continue
-        it, and converted merged (see the module's docstring)."""
+        """One of our events, in order: a block that becomes a card is held from its
+        start while its own events follow, and sent as its ``block_end`` alone when it
+        ends in hand (:meth:`_whole`); a delta is held while the next ones continue it,
+        and converted merged (see the module's docstring)."""
+        block = self.block
+        if block:
+            kind, opened = type(event), block[0].block_id
+            if (kind is BlockDelta or kind is BlockMetadata) and event.block_id == opened:
+                block.append(event)
+                return
+            if kind is BlockEnd and event.block.id == opened and _whole(block, event):
+                self.block = []
+                if self.held:
+                    self.release()
+                self.publish(self.convert(event, whole=True))
+                return
+            self.release_block()
+        if type(event) is BlockStart and _card(event):
+            self.block = [event]
+            return
+        self._take(event)
+
+    def release_block(self) -> None:
+        """Convert the block in hand event by event (something else came, or the
+        reader is about to wait: a live page sees the block as it grows)."""
+        block = self.block
+        self.block = []
+        for event in block:
+            self._take(event)
+
+    def _take(self, event: Any) -> None:
         held = self.held
         if type(event) is TextDelta or type(event) is BlockDelta:
             if held and not _merges(held[0], event):
@@ -254,26 +303,9 @@ class _Converter:
                 event = event._replace(text=text, partial_at=held[-1].partial_at)
         self.publish(self.convert(event))
 
-    def _nesting(self, event: Any) -> Any:
-        """A ``parent`` event before the events that make a sub-agent block's row: its
-        start, or its end for a tool result (whose row is made then) or a block whose
-        start was not seen."""
-        if not isinstance(event, (BlockStart, BlockEnd)):
-            return None
-        parent = _parent(event)
-        if parent is None:
-            return None
-        if isinstance(event, BlockStart):
-            result = event.syntax == "native" and event.block_type == "tool_result"
-            if result:
-                return None
-            self.nested.add(event.block_id)
-        elif event.block.id in self.nested:
-            self.nested.discard(event.block.id)
-            return None
-        return _viewer_event("parent", {"parent_id": parent})
-
-    def convert(self, event: Any) -> list[Any]:
+    def convert(self, event: Any, whole: bool = False) -> list[Any]:
+        """The AG-UI events for ``event``; ``whole``: a card's end whose start, metadata
+        and deltas were held back (:meth:`WireAdapter.card_end`)."""
         kind = type(event)
         if kind is TextDelta:  # the common cases first: nothing of the viewer's own to add
             if event.text:
@@ -281,41 +313,70 @@ class _Converter:
             return self.to_agui(event)
         if (kind is BlockDelta and event.block_id not in self.calls) or kind is BlockMetadata:
             return self.to_agui(event)
-        self.run.keep(event)
+        if kind is BlockEnd:
+            return self._end(event, whole)
+        if kind is BlockStart:
+            return self._start(event)
+        if kind is BlockDelta:
+            return self._call_delta(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
-        out = list(self.to_agui(event))
-        nesting = self._nesting(event)
-        if nesting is not None and out:
-            out.insert(0, nesting)
-        if (
+        out = self.to_agui(event)
+        if isinstance(event, BlockError):
+            self.calls.pop(event.block_id or "", None)
+        elif (
             isinstance(event, StreamFinished)
             and event.stop_reason is StopReason.error
             and self.on_warning is not None
         ):
             self.on_warning(f"the run failed: {event.error or 'the stream stopped with an error'}")
-        if isinstance(event, BlockStart):
-            native = event.syntax == "native"
-            if (native and event.block_type == "tool_call") or event.syntax == "gadget":
-                call_id = (event.attrs.get("id") if native else None) or event.block_id
-                self.calls[event.block_id] = [str(call_id), 0, 0]
-        elif isinstance(event, BlockDelta) and event.block_id in self.calls:
-            call = self.calls[event.block_id]
-            call[1] += len(event.text)
-            if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
-                call[2] = call[1]
-                value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
-                out.append(_viewer_event("partial", value))
-        elif isinstance(event, (BlockEnd, BlockError)):
-            self.calls.pop(event.block_id or "", None)
-        block = getattr(event, "block", None)
-        if (
-            block is not None
-            and block.syntax == "native"
-            and block.type == "tool_result"
-            and block.attrs.get("is_error")
-        ):
-            call_id = str(block.attrs.get("tool_call_id") or block.id)
+        return out
+
+    def _call_delta(self, event: BlockDelta) -> list[Any]:
+        """A tool call's arguments, with the ``partial`` value as far as written: on
+        every delta up to :data:`_PARTIAL_EVERY` characters, then as they grow by a
+        quarter."""
+        out = self.to_agui(event)
+        call = self.calls[event.block_id]
+        call[1] += len(event.text)
+        if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
+            call[2] = call[1]
+            value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
+            out.append(_viewer_event("partial", value))
+        return out
+
+    def _start(self, event: BlockStart) -> list[Any]:
+        """A block's start: the ``parent`` before a sub-agent's row (not a tool
+        result's: its row is made at its end); a tool call's arguments followed."""
+        out = self.to_agui(event)
+        native = event.syntax == "native"
+        parent = event.attrs.get("parent_id")
+        if parent not in (None, "") and not (native and event.block_type == "tool_result"):
+            self.nested.add(event.block_id)
+            if out:
+                out.insert(0, _viewer_event("parent", {"parent_id": str(parent)}))
+        if (native and event.block_type == "tool_call") or event.syntax == "gadget":
+            call_id = (event.attrs.get("id") if native else None) or event.block_id
+            self.calls[event.block_id] = [str(call_id), 0, 0]
+        return out
+
+    def _end(self, event: BlockEnd, whole: bool) -> list[Any]:
+        """A block's end (kept for the export): the ``parent`` before a sub-agent's
+        row made now (its start was not announced), ``tool_error`` after a failed
+        tool result."""
+        self.run.kept.append(event)
+        out = self.output.card_end(event) if whole else self.to_agui(event)
+        block = event.block
+        attrs = block.attrs
+        parent = attrs.get("parent_id")
+        if parent not in (None, ""):
+            if block.id in self.nested:
+                self.nested.discard(block.id)
+            elif out:
+                out.insert(0, _viewer_event("parent", {"parent_id": str(parent)}))
+        self.calls.pop(block.id, None)
+        if block.syntax == "native" and block.type == "tool_result" and attrs.get("is_error"):
+            call_id = str(attrs.get("tool_call_id") or block.id)
             out.append(_viewer_event("tool_error", {"tool_call_id": call_id}))
         return out
 
@@ -323,6 +384,8 @@ class _Converter:
         """Encode ``agui`` now (after the deltas held before it); hand it to the pages
         with what is held back when :data:`_PUBLISH_EVERY` events are, or at the next
         :meth:`flush`."""
+        if self.block:
+            self.release_block()
         if self.held:
             self.release()
         pending = self.pending
@@ -332,6 +395,8 @@ class _Converter:
 
     def flush(self) -> None:
         """Publish what is held back (before the reader waits for more input)."""
+        if self.block:
+            self.release_block()
         if self.held:
             self.release()
         if self.pending:

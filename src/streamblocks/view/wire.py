@@ -19,7 +19,9 @@ from typing import Any
 
 from pydantic_core import to_json
 
+from ..core.events import BlockEnd
 from ..ext.agui import AGUIOutputAdapter
+from ..ext.agui.payloads import block_payload
 from ..ext.agui.sse import _fields, event_json
 
 Maker = Callable[..., dict[str, Any]]
@@ -105,6 +107,17 @@ class WireAdapter(AGUIOutputAdapter):
         super().__init__(**options)
         core: Any = wire_core()
         self._core = self._blocks.core = core
+
+    def card_end(self, event: BlockEnd) -> list[Any]:
+        """The events of a card's end whose start, metadata and deltas were never
+        converted: what :meth:`to_protocol_event` gives for it less the ``block_start``
+        it would make for a start it did not see."""
+        out: list[Any] = []
+        self._start_run(out)
+        self._end_text(out)
+        if "blocks" in self.groups:
+            out.append(self._blocks.custom("block_end", block_payload(event)))
+        return out
 
 
 def custom_event(name: str, value: Any) -> dict[str, Any]:

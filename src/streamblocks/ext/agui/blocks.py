@@ -54,7 +54,8 @@ class BlockEvents:
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "core": None}  # set again by the adapter that owns it
 
-    def _custom(self, name: str, value: Any) -> Any:
+    def custom(self, name: str, value: Any) -> Any:
+        """A ``CUSTOM`` event named ``streamblocks.`` + ``name``."""
         return self.core.CustomEvent(name=CUSTOM_PREFIX + name, value=value)
 
     def start(self, event: BlockStart, out: list[Any]) -> None:
@@ -86,7 +87,7 @@ class BlockEvents:
         else:
             opened = _Open("custom")
             if "blocks" in groups:
-                out.append(self._custom("block_start", start_payload(event)))
+                out.append(self.custom("block_start", start_payload(event)))
         self._open[event.block_id] = opened
 
     def delta(self, event: BlockDelta, out: list[Any]) -> None:
@@ -113,7 +114,7 @@ class BlockEvents:
             if "tool_calls" in self.groups:
                 self._gadget_args(opened, json_prefix(event.partial), out)
         elif kind == "custom" and "blocks" in self.groups:
-            out.append(self._custom("block_delta", delta_payload(event)))
+            out.append(self.custom("block_delta", delta_payload(event)))
 
     def _gadget_args(self, opened: _Open, text: str, out: list[Any]) -> None:
         """Send what ``text`` (JSON that extends what was sent) adds: a gadget's
@@ -170,7 +171,7 @@ class BlockEvents:
                 )
         elif opened.kind == "custom":
             if "blocks" in self.groups:
-                out.append(self._custom("block_end", block_payload(event)))
+                out.append(self.custom("block_end", block_payload(event)))
         else:
             self._close_open(opened, out, block.content if block.content is not None else {})
 
@@ -180,13 +181,13 @@ class BlockEvents:
         if opened is not None:
             self._close_open(opened, out, {})
         if "errors" in self.groups:
-            out.append(self._custom("block_error", error_payload(event)))
+            out.append(self.custom("block_error", error_payload(event)))
 
     def metadata(self, event: BlockMetadata, out: list[Any]) -> None:
         """A custom block's metadata is complete."""
         opened = self._open.get(event.block_id)
         if opened is not None and opened.kind == "custom" and "blocks" in self.groups:
-            out.append(self._custom("block_metadata", metadata_payload(event)))
+            out.append(self.custom("block_metadata", metadata_payload(event)))
 
     def close_all(self, out: list[Any]) -> None:
         """The stream ends: close what is still open."""
