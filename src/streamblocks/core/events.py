@@ -9,7 +9,7 @@ they are of the same class and have equal fields.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar, Literal, NamedTuple
 
@@ -62,12 +62,20 @@ class Usage:
     def updated(self, newer: Usage) -> Usage:
         """This usage with every field ``newer`` reports replacing it: providers report
         usage in pieces (input tokens first, output tokens at the end), later wins."""
-        mine, theirs = astuple(self), astuple(newer)
+        mine, theirs = self._values(), newer._values()
         return Usage(*(old if new is None else new for old, new in zip(mine, theirs, strict=True)))
+
+    def _values(self) -> tuple[Any, ...]:
+        """The fields in order, without ``dataclasses.astuple``'s deep copy: a Codex run
+        reports usage thousands of times."""
+        return tuple(getattr(self, name) for name in _USAGE_FIELDS)
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # (a constructor call, as ``Block``: the compiled build cannot set a frozen field)
-        return (Usage, astuple(self))
+        return (Usage, self._values())
+
+
+_USAGE_FIELDS = tuple(field.name for field in fields(Usage))
 
 
 class Counts(NamedTuple):
