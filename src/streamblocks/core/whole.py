@@ -43,27 +43,36 @@ def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     room = sc.limits.max_metadata_chars
     n = len(text)
     while i < n:
-        nl = text.find("\n", i)
-        if nl < 0:
-            return i
-        end = nl + 1
-        line = text[i:end]
-        body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
-        if len(body) > sc.max_marker or end - i > room - block.raw_len:
-            return i  # (a long line, or a header over its limit: the line step)
-        sc.examined += len(body)
         starts = parser.marker_starts
-        if starts is not None and body and body[0] not in starts:
-            verdict = HOLD  # (lines.default_verdict of a block's parser not started)
+        if starts is not None and text[i] not in starts and text[i] not in "\r\n":
+            # Lines no marker can start are held (lines.default_verdict of a parser not
+            # started): up to the next line that may be one, in one piece.
+            if parser is not sc.searched:
+                sc.prepare(parser)
+            found = sc.block_search(text, i)
+            end = found.start() + 1 if found is not None else text.rfind("\n") + 1
+            if end <= i or end - i > room - block.raw_len:
+                return i  # (a partial line, or a header over its limit: the line step)
+            sc.examined += end - i
+            line = text[i:end]
         else:
+            nl = text.find("\n", i)
+            if nl < 0:
+                return i
+            end = nl + 1
+            line = text[i:end]
+            body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
+            if len(body) > sc.max_marker or end - i > room - block.raw_len:
+                return i  # (a long line, or a header over its limit: the line step)
+            sc.examined += len(body)
             verdict = parser.on_line(body, True)
             sc.searched = None  # (the parser may have changed its marker starts)
             if verdict is PENDING:
                 verdict = lines.default_verdict(parser)
-        if verdict is not HOLD:
-            sc.line = None
-            lines.apply(sc, verdict, line, True)
-            return end
+            if verdict is not HOLD:
+                sc.line = None
+                lines.apply(sc, verdict, line, True)
+                return end
         raw = block.raw  # (OpenBlock.add, inline)
         raw.append(line)
         block.raw_len += end - i
@@ -107,4 +116,7 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     sc.flow = TEXT
     sc.line = ""
     em.close(block, BODY)
+    starts = sc.outside_starts
+    if end < len(text) and starts is not None and text[end] not in starts:
+        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
     return end
