@@ -178,7 +178,7 @@ class Emitter:
     def close(self, block: OpenBlock, body: Any, attrs: Any = None) -> None:
         """``block`` closed (its raw complete): report it, finished or rejected.
         ``body`` is its content text or parsed object; ``BODY`` asks its parser."""
-        raw = block.joined()
+        raw = "".join(block.raw)  # (OpenBlock.joined, inline: the block is done)
         if not block.started:
             self.error(None, None, ErrorCode.PARSE_FAILED, block.not_started, raw)
             return

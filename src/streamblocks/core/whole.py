@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import lines
-from .line_syntax import HOLD, PENDING, TEXT
+from .events import CONTENT_SECTION, BlockDelta, new_event
+from .line_syntax import HOLD, PENDING, TEXT, LineParser
 from .open_block import OpenBlock
 from .syntax import BODY
 
@@ -30,6 +31,9 @@ def read(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     if not block.started:
         i = _header(sc, block, text, i)
         if sc.block is not block or not block.started or sc.line != "" or i == len(text):
+            parser = sc.parser
+            if sc.block is None and parser is not None and parser.visible and sc.line == "":
+                return _shown(sc, parser, text, i)
             return i
     return _rest(sc, block, text, i)
 
@@ -106,7 +110,22 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
         block.raw_len += at - i
         em.pos += at - i
         if block.streamed:
-            em.delta(block, content)
+            if em.deltas:  # (deltas of this block or another held: they may join)
+                em.delta(block, content)
+            else:  # (Emitter.delta and flush_deltas, inline: the block closes next)
+                if em.texts:
+                    em.flush_texts()
+                source, path = block.partial, parser.path
+                partial_at = source.add(content, path) if source is not None else None
+                fields = (
+                    block.block_id,
+                    block.type_name,
+                    CONTENT_SECTION,
+                    content,
+                    path,
+                    partial_at,
+                )
+                em.out.append(new_event(BlockDelta, fields))
     block.body_end = block.raw_len
     raw.append(text[at:end])
     block.raw_len += end - at
@@ -119,4 +138,23 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     starts = sc.outside_starts
     if end < len(text) and starts is not None and text[end] not in starts:
         sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
+    return end
+
+
+def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
+    """A code fence the model shows (``parser``, visible, took over at the line start
+    ``i``), read to its closing line when ``text`` holds that line and no inline syntax
+    reads inside fences: all of it is visible text, the closing line ends it
+    (``END_TEXT``)."""
+    closing = parser.closing_line
+    if closing is None or sc.scan_fences or i == len(text):
+        return i
+    found = closing.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
+    if found is None or found.end() - found.start() > sc.max_marker + 2:
+        return i  # (no closing line, or one too long to be a marker: the line step)
+    end = found.end()
+    sc.examined += end - i
+    sc.em.text(text[i:end])
+    sc.parser = None
+    sc.flow = TEXT
     return end

@@ -96,6 +96,7 @@ class ShownFence(LineParser):
 
     def __init__(self, fence: Fence) -> None:
         self.fence = fence
+        self.closing_line = closing_fence_pattern(fence.char, fence.length)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = closing_fence(line, self.fence, complete)
