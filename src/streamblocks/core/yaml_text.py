@@ -8,11 +8,9 @@ from typing import Any
 
 from .syntax import ParseFailure
 
-_ENTRY = r"([A-Za-z_][\w-]*): [ \t]*([A-Za-z_][\w./-]*|0|-?[1-9][0-9]{0,17})[ \t]*"
-_PLAIN_ENTRY = re.compile(_ENTRY, re.ASCII)
-_PLAIN_LINES = re.compile(f"(?:(?:{_ENTRY})?\n)*(?:{_ENTRY})?", re.ASCII)
-"""Text made only of plain entries and empty lines, separated by ``"\n"``."""
-_PLAIN_ENTRIES = re.compile(f"^{_ENTRY}$", re.ASCII | re.MULTILINE)
+_PLAIN_ENTRY = re.compile(
+    r"([A-Za-z_][\w-]*): [ \t]*([A-Za-z_][\w./-]*|0|-?[1-9][0-9]{0,17})[ \t]*", re.ASCII
+)
 _YAML_WORDS = frozenset(
     word
     for base in ("yes", "no", "true", "false", "on", "off", "null")
@@ -117,13 +115,6 @@ def _plain_mapping(text: str) -> dict[str, Any] | None:
     tens of microseconds). ``None`` for anything else, which YAML then reads; words
     YAML gives a meaning to (``yes``, ``null``…) are left to YAML too."""
     mapping: dict[str, Any] = {}
-    if _PLAIN_LINES.fullmatch(text) is not None:  # (the common case: two searches)
-        for key, value in _PLAIN_ENTRIES.findall(text):
-            if key in _YAML_WORDS or value in _YAML_WORDS:
-                return None
-            first = value[0]
-            mapping[key] = int(value) if first.isdigit() or first == "-" else value
-        return mapping
     for line in text.splitlines():
         if not line:
             continue
