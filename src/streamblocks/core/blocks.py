@@ -64,13 +64,23 @@ def new_block(
 
     On CPython a frozen dataclass's ``__init__`` sets each field through
     ``object.__setattr__``, a call that unpacks an argument tuple: about 14,000
-    instructions for a ``Block`` (CPython 3.11), as much as the rest of closing it. The
-    pure build fills a twin of the same slots with plain stores and gives it
-    ``Block``'s class (2,400); the compiled build's ``Block`` is a native class, built
-    directly.
+    instructions for a ``Block`` (CPython 3.11), as much as the rest of closing it, and
+    the compiled build runs that same interpreted ``__init__``. The pure build fills a
+    twin of the same slots with plain stores and gives it ``Block``'s class (2,400); the
+    compiled build writes the native fields of a new ``Block`` directly.
     """
-    if _COMPILED:
-        return Block(block_id, type_name, syntax, metadata, content, attrs, raw, start, end)
+    if _COMPILED:  # (native stores: mypyc writes the fields without ``__setattr__``)
+        made = Block.__new__(Block)
+        made.id = block_id  # type: ignore[misc]
+        made.type = type_name  # type: ignore[misc]
+        made.syntax = syntax  # type: ignore[misc]
+        made.metadata = metadata  # type: ignore[misc]
+        made.content = content  # type: ignore[misc]
+        made.attrs = attrs  # type: ignore[misc]
+        made.raw = raw  # type: ignore[misc]
+        made.start = start  # type: ignore[misc]
+        made.end = end  # type: ignore[misc]
+        return made
     block: Any = object.__new__(_Filling)
     block.id = block_id
     block.type = type_name
