@@ -33,6 +33,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.arguments._FLOAT": ("fullmatch",),
     "streamblocks.syntaxes.arguments._BAD_ESCAPE": ("search",),
     "streamblocks.core.yaml_text._PLAIN_ENTRY": ("fullmatch",),
+    "streamblocks.syntaxes.fences._OPENING_FENCE": ("fullmatch",),
     "streamblocks.core.yaml_text._BRACKETS": ("search",),
     "streamblocks.syntaxes.gadget._NAME": ("fullmatch",),
     "streamblocks.syntaxes.gadget._NAME_SO_FAR": ("fullmatch",),

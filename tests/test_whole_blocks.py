@@ -100,3 +100,63 @@ def test_a_snapshot_between_feeds_resumes_the_same(text: str, seed: int) -> None
         for events in out
     ]
     assert got == expected
+
+
+SHOWN_LINES = st.sampled_from(
+    [
+        "def step(x):\n",
+        "    return x + 1\n",
+        "  ``\n",
+        "   ```\n",
+        "    ```\n",
+        "```` \n",
+        "~~~\n",
+        "``` not a closer\n",
+        "```\r\n",
+        "!!b1:note\n",
+        "---\n",
+        "\n",
+        " " * 30 + "```\n",
+        "```" + " " * 30 + "\n",
+    ]
+)
+
+
+@st.composite
+def shown_fences(draw: st.DrawFn) -> str:
+    """Code fences the model shows (their info string names no block type), with lines
+    that are nearly closing fences, among prose and blocks."""
+    fence = draw(st.sampled_from(["```", "````", "~~~"]))
+    info = draw(st.sampled_from(["python", "", " js x", "text"]))
+    body = "".join(draw(st.lists(SHOWN_LINES, max_size=6)))
+    closer = draw(st.sampled_from([fence, fence + "`", fence + "  ", "", "  " + fence]))
+    return f"{fence}{info}\n{body}" + (f"{closer}\n" if closer else "")
+
+
+SHOWN_DOCUMENTS = st.lists(st.one_of(DOCUMENTS, shown_fences()), max_size=5).map("".join)
+
+
+@SETTINGS
+@given(SHOWN_DOCUMENTS, st.integers(0, 10_000))
+def test_a_shown_fence_read_whole_as_line_by_line(text: str, seed: int) -> None:
+    same_feeds(PROCESSOR, text, seed)
+    same_feeds(SMALL_LIMITS, text, seed)
+
+
+def test_a_shown_fence_in_hand_is_read_without_its_lines(monkeypatch: object) -> None:
+    """The lines of a shown fence whose closing line is in the chunk are not asked about
+    one by one: the fence is visible text up to its closing line."""
+    from streamblocks.syntaxes.fences import ShownFence
+
+    asked: list[str] = []
+    original = ShownFence.on_line
+
+    def on_line(self: ShownFence, line: str, complete: bool) -> object:
+        asked.append(line)
+        return original(self, line, complete)
+
+    monkeypatch.setattr(ShownFence, "on_line", on_line)  # type: ignore[attr-defined]
+    text = "see\n```python\ndef step(x):\n    return x + 1\n  ```\n```\nafter\n"
+    events = PROCESSOR.session().feed(text)
+    assert [e.text for e in events if e.type == "TEXT_DELTA"] == [text]
+    assert asked == []

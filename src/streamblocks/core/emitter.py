@@ -14,7 +14,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 from pydantic import ValidationError
 
-from .blocks import Block
+from .blocks import Block, new_block
 from .errors import ErrorCode
 from .events import (
     CONTENT_SECTION,
@@ -131,24 +131,38 @@ class Emitter:
         not called."""
         block.header = header
         block.started = True
-        block.type_name = header.name
-        block.block_id = header.block_id or self.new_id()
+        block_id = header.block_id
+        if not block_id:
+            self.next_id += 1  # (new_id, inline)
+            block_id = f"block-{self.next_id}"
+        block.block_id = block_id
         block.opener_len = block.raw_len
-        block.error = header.error
+        error = header.error
+        metadata = header.metadata
         block_type = block.block_type = header.block_type
         if block_type is None:
-            block.streamed = bool(header.name)  # a block with no type is not announced
-            if block.error is None:
-                block.error = (ErrorCode.UNKNOWN_TYPE, f"unknown block type {header.name!r}")
+            type_name = block.type_name = header.name
+            streamed = block.streamed = bool(type_name)  # a block with no type is not announced
+            if error is None:
+                error = (ErrorCode.UNKNOWN_TYPE, f"unknown block type {type_name!r}")
         else:
-            block.type_name = block_type.name
-            block.streamed = block_type.transform is None  # (BlockType.streamed)
-            if block.error is None:
-                block.metadata, block.error = validate_metadata(block_type, header.metadata)
-        if block.streamed:
-            block.partial = source_for(block.syntax_name, block.type_name, block.parser)
-            fields = (block.block_id, block.type_name, block.syntax_name, header.attrs)
-            self.emit(new_event(BlockStart, fields))
+            type_name = block.type_name = block_type.name
+            streamed = block.streamed = block_type.transform is None  # (BlockType.streamed)
+            if error is None:
+                if block_type.metadata is None:  # (validate_metadata without a model, inline)
+                    block.metadata = dict(metadata) if metadata else {}
+                else:
+                    block.metadata, error = validate_metadata(block_type, metadata)
+        block.error = error
+        if streamed:
+            block.partial = source_for(block.syntax_name, type_name, block.parser)
+            if self.texts:
+                self.flush_texts()
+            if self.deltas:
+                self.flush_deltas()
+            self.out.append(
+                new_event(BlockStart, (block_id, type_name, block.syntax_name, header.attrs))
+            )
         if hooks and block_type is not None and block_type.on_start is not None:
             try:
                 block_type.on_start(header.attrs)
@@ -158,57 +172,66 @@ class Emitter:
                         ErrorCode.HOOK_FAILED,
                         f"on_start of {block_type.name!r}: {exc!r}",
                     )
-        if block.streamed and block.error is None and header.metadata is not None:
-            self.emit(new_event(BlockMetadata, (block.block_id, block.type_name, block.metadata)))
+        if streamed and block.error is None and metadata is not None:
+            self.out.append(new_event(BlockMetadata, (block_id, type_name, block.metadata)))
 
     def close(self, block: OpenBlock, body: Any, attrs: Any = None) -> None:
         """``block`` closed (its raw complete): report it, finished or rejected.
         ``body`` is its content text or parsed object; ``BODY`` asks its parser."""
-        raw = block.joined()
+        raw = "".join(block.raw)  # (OpenBlock.joined, inline: the block is done)
         if not block.started:
             self.error(None, None, ErrorCode.PARSE_FAILED, block.not_started, raw)
-        elif block.error is not None:
+            return
+        if block.error is not None:
             self.error(block.block_id, block.type_name or None, *block.error, raw)
-        else:
-            self._finish(block, raw, body, attrs)
-
-    def _finish(self, block: OpenBlock, raw: str, body: Any, attrs: Any) -> None:
+            return
         block_type = block.block_type
         assert block_type is not None
-        fail = block.block_id, block.type_name
+        parser = block.parser
         try:
             if body is BODY:
-                body = block.body_text(raw)
-            parser = block.parser
+                if parser is not None:  # (OpenBlock.body_text of a line block, inline)
+                    end = block.body_end
+                    body = raw[block.opener_len : end if end >= 0 else len(raw)]
+                else:
+                    body = block.body_text(raw)
             content = parser.parse(body) if parser is not None else body
             if block_type.content is not None:
                 content = validate_content(block_type.content, content)
         except ParseFailure as failure:  # one name per clause: mypyc types it once
-            self.error(*fail, ErrorCode.PARSE_FAILED, str(failure), raw)
+            self._rejected(block, ErrorCode.PARSE_FAILED, str(failure), raw)
             return
         except ValidationError as invalid:
-            self.error(*fail, ErrorCode.VALIDATION_FAILED, str(invalid), raw)
+            self._rejected(block, ErrorCode.VALIDATION_FAILED, str(invalid), raw)
             return
         except Exception as exc:  # a user parse_content, or a parser's own bug
             message = f"reading the content of {block.type_name!r} failed: {exc!r}"
-            self.error(*fail, ErrorCode.PARSE_FAILED, message, raw)
+            self._rejected(block, ErrorCode.PARSE_FAILED, message, raw)
             return
         header = block.header
         written = dict(header.attrs) if header is not None else {}
         if attrs:
             written.update(attrs)
-        finished = Block(
+        start = block.start
+        finished = new_block(
             block.block_id, block.type_name, block.syntax_name, block.metadata, content,
-            written, raw, block.start, block.start + len(raw),
+            written, raw, start, start + len(raw),
         )  # fmt: skip
         problem = run_validators(block_type, finished) if block_type.validators else None
         if problem is not None:
-            self.error(*fail, ErrorCode.VALIDATION_FAILED, problem, raw)
+            self._rejected(block, ErrorCode.VALIDATION_FAILED, problem, raw)
         elif block_type.transform is None:
             self.blocks += 1
-            self.emit(new_event(BlockEnd, (finished,)))
+            if self.texts:
+                self.flush_texts()
+            if self.deltas:
+                self.flush_deltas()
+            self.out.append(new_event(BlockEnd, (finished,)))
         else:
             self._transform(block_type, finished)
+
+    def _rejected(self, block: OpenBlock, code: ErrorCode, message: str, raw: str) -> None:
+        self.error(block.block_id, block.type_name, code, message, raw)
 
     def _transform(self, block_type: BlockType, block: Block) -> None:
         """A held block of a type with a transform: emit only the transform's verdict."""

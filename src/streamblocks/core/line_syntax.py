@@ -106,7 +106,10 @@ class LineParser(metaclass=ABCMeta):
     of this pattern, and the content before it in one piece, without asking
     :meth:`on_line` about the lines between; it must agree with :meth:`on_line` (see
     :func:`~streamblocks.syntaxes.base.literal_line_pattern`). A closing line longer
-    than ``max_marker_chars`` is content all the same (the rule above)."""
+    than ``max_marker_chars`` is content all the same (the rule above). A visible
+    parser (a code fence the model shows) may set it too: every line is ``TEXT`` up to
+    its closing line (``END_TEXT``), read in one piece when no inline syntax reads
+    inside fences."""
 
     def held(self, piece: str) -> None:  # noqa: B027  (optional hook)
         """Receives each piece of header text held while not started (``HOLD``), the

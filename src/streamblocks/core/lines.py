@@ -29,7 +29,7 @@ from .line_syntax import (
 )
 from .open_block import OpenBlock
 from .syntax import BODY as WHOLE_BODY
-from .syntax import settle_class_values
+from .syntax import COMPILED, settle_class_values
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -124,7 +124,9 @@ def _open(sc: Scanner, line: str, body: str, complete: bool, first: int) -> Verd
         if answer is PENDING or not complete:
             pending = True
         elif not isinstance(answer, Verdict):  # a parser: the syntax took the line
-            _engage(sc, settle_class_values(answer), syntax.name, index, line)
+            _engage(
+                sc, settle_class_values(answer) if COMPILED else answer, syntax.name, index, line
+            )
             return None
     return PENDING if pending else TEXT
 

@@ -364,7 +364,8 @@ def default_syntax(role: str = "syntax") -> Syntax:
         raise RuntimeError(f"no default {role} syntax: import streamblocks.syntaxes") from None
 
 
-_COMPILED = "__mypyc_attrs__" in vars(Syntax)
+COMPILED = "__mypyc_attrs__" in vars(Syntax)
+"""Whether the core runs compiled (mypyc)."""
 
 
 def settle_class_values(obj: Any) -> Any:
@@ -373,7 +374,7 @@ def settle_class_values(obj: Any) -> Any:
     reads a native attribute, which a Python subclass's class attribute does not reach:
     each is written into it. Nothing to do in the pure build or for a compiled class."""
     cls = type(obj)
-    if not _COMPILED or "__mypyc_attrs__" in vars(cls):
+    if not COMPILED or "__mypyc_attrs__" in vars(cls):
         return obj
     native = next(k for k in cls.__mro__ if "__mypyc_attrs__" in vars(k))
     names = {n for k in native.__mro__ for n in vars(k).get("__mypyc_attrs__", ())}

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import lines
-from .line_syntax import HOLD, PENDING, TEXT
+from .events import CONTENT_SECTION, BlockDelta, new_event
+from .line_syntax import HOLD, PENDING, TEXT, LineParser
 from .open_block import OpenBlock
 from .syntax import BODY
 
@@ -30,6 +31,9 @@ def read(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     if not block.started:
         i = _header(sc, block, text, i)
         if sc.block is not block or not block.started or sc.line != "" or i == len(text):
+            parser = sc.parser
+            if sc.block is None and parser is not None and parser.visible and sc.line == "":
+                return _shown(sc, parser, text, i)
             return i
     return _rest(sc, block, text, i)
 
@@ -43,27 +47,36 @@ def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     room = sc.limits.max_metadata_chars
     n = len(text)
     while i < n:
-        nl = text.find("\n", i)
-        if nl < 0:
-            return i
-        end = nl + 1
-        line = text[i:end]
-        body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
-        if len(body) > sc.max_marker or end - i > room - block.raw_len:
-            return i  # (a long line, or a header over its limit: the line step)
-        sc.examined += len(body)
         starts = parser.marker_starts
-        if starts is not None and body and body[0] not in starts:
-            verdict = HOLD  # (lines.default_verdict of a block's parser not started)
+        if starts is not None and text[i] not in starts and text[i] not in "\r\n":
+            # Lines no marker can start are held (lines.default_verdict of a parser not
+            # started): up to the next line that may be one, in one piece.
+            if parser is not sc.searched:
+                sc.prepare(parser)
+            found = sc.block_search(text, i)
+            end = found.start() + 1 if found is not None else text.rfind("\n") + 1
+            if end <= i or end - i > room - block.raw_len:
+                return i  # (a partial line, or a header over its limit: the line step)
+            sc.examined += end - i
+            line = text[i:end]
         else:
+            nl = text.find("\n", i)
+            if nl < 0:
+                return i
+            end = nl + 1
+            line = text[i:end]
+            body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
+            if len(body) > sc.max_marker or end - i > room - block.raw_len:
+                return i  # (a long line, or a header over its limit: the line step)
+            sc.examined += len(body)
             verdict = parser.on_line(body, True)
             sc.searched = None  # (the parser may have changed its marker starts)
             if verdict is PENDING:
                 verdict = lines.default_verdict(parser)
-        if verdict is not HOLD:
-            sc.line = None
-            lines.apply(sc, verdict, line, True)
-            return end
+            if verdict is not HOLD:
+                sc.line = None
+                lines.apply(sc, verdict, line, True)
+                return end
         raw = block.raw  # (OpenBlock.add, inline)
         raw.append(line)
         block.raw_len += end - i
@@ -97,7 +110,22 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
         block.raw_len += at - i
         em.pos += at - i
         if block.streamed:
-            em.delta(block, content)
+            if em.deltas:  # (deltas of this block or another held: they may join)
+                em.delta(block, content)
+            else:  # (Emitter.delta and flush_deltas, inline: the block closes next)
+                if em.texts:
+                    em.flush_texts()
+                source, path = block.partial, parser.path
+                partial_at = source.add(content, path) if source is not None else None
+                fields = (
+                    block.block_id,
+                    block.type_name,
+                    CONTENT_SECTION,
+                    content,
+                    path,
+                    partial_at,
+                )
+                em.out.append(new_event(BlockDelta, fields))
     block.body_end = block.raw_len
     raw.append(text[at:end])
     block.raw_len += end - at
@@ -107,4 +135,26 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     sc.flow = TEXT
     sc.line = ""
     em.close(block, BODY)
+    starts = sc.outside_starts
+    if end < len(text) and starts is not None and text[end] not in starts:
+        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
+    return end
+
+
+def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
+    """A code fence the model shows (``parser``, visible, took over at the line start
+    ``i``), read to its closing line when ``text`` holds that line and no inline syntax
+    reads inside fences: all of it is visible text, the closing line ends it
+    (``END_TEXT``)."""
+    closing = parser.closing_line
+    if closing is None or sc.scan_fences or i == len(text):
+        return i
+    found = closing.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
+    if found is None or found.end() - found.start() > sc.max_marker + 2:
+        return i  # (no closing line, or one too long to be a marker: the line step)
+    end = found.end()
+    sc.examined += end - i
+    sc.em.text(text[i:end])
+    sc.parser = None
+    sc.flow = TEXT
     return end

@@ -50,18 +50,18 @@ def fence_prefix(prefix: str) -> Verdict:
     return PENDING
 
 
+_OPENING_FENCE = re.compile(r" {0,3}(`{3,}(?=[^`]*\Z)|~{3,})(.*)", re.DOTALL)
+"""An opening fence line: up to three spaces, three or more backticks (none in the
+info string after them) or tildes, the info string."""
+
+
 def opening_fence(line: str) -> Fence | None:
     """The fence a complete line opens, if it is an opening fence."""
-    if fence_prefix(line) is not PENDING:
+    found = _OPENING_FENCE.fullmatch(line)
+    if found is None:
         return None
-    rest = line.lstrip(" ")
-    if not rest:
-        return None
-    char = rest[0]
-    run = len(rest) - len(rest.lstrip(char))
-    if run < 3:
-        return None
-    return Fence(char, run, rest[run:].strip())
+    run, info = found.groups()
+    return Fence(run[0], len(run), info.strip())
 
 
 def closing_fence(line: str, fence: Fence, complete: bool) -> Verdict:
@@ -96,6 +96,7 @@ class ShownFence(LineParser):
 
     def __init__(self, fence: Fence) -> None:
         self.fence = fence
+        self.closing_line = closing_fence_pattern(fence.char, fence.length)
 
     def on_line(self, line: str, complete: bool) -> Verdict:
         verdict = closing_fence(line, self.fence, complete)

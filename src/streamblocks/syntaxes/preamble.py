@@ -55,6 +55,9 @@ def _metadata(
     ``params`` list, or, when the type's metadata model has no ``params`` field, its
     other fields in the order declared.
     """
+    model = block_type.metadata if block_type is not None else None
+    if not params and model is None:  # (the common opener: no parameters, no model)
+        return {"id": block_id, "block_type": type_name, "params": []}, [], None
     positional: list[str] = []
     keyed: dict[str, str] = {}
     problem: str | None = None
@@ -67,7 +70,6 @@ def _metadata(
         else:
             keyed[found.group(1)] = found.group(2)
     mapping: dict[str, Any] = {"id": block_id, "block_type": type_name}
-    model = block_type.metadata if block_type is not None else None
     if model is None or "params" in model.model_fields:
         mapping["params"] = positional
     else:
@@ -162,17 +164,12 @@ class DelimiterPreambleSyntax(LineSyntax):
         type_name = block_type.name if block_type is not None else marker
         metadata, positional, problem = _metadata(block_id, type_name, params, block_type)
         attrs: dict[str, Any] = {"params": positional} if positional else {}
-        for key, value in metadata.items():
-            if key not in _STANDARD:
-                attrs[key] = value
-        header = Header(
-            name=marker,
-            block_type=block_type,
-            block_id=block_id,
-            attrs=attrs,
-            metadata=metadata,
-            error=None if problem is None else (ErrorCode.VALIDATION_FAILED, problem),
-        )
+        if len(metadata) > 3 or "params" not in metadata:  # (keys other than the standard)
+            for key, value in metadata.items():
+                if key not in _STANDARD:
+                    attrs[key] = value
+        error = None if problem is None else (ErrorCode.VALIDATION_FAILED, problem)
+        header = Header(marker, block_type, block_id, attrs, metadata, error)
         return _PreambleBlock(header, self.end_marker)
 
     def describe(self, types: Sequence[BlockType]) -> str:
