@@ -18,9 +18,10 @@ from .line_syntax import CONTENT, HOLD, TEXT
 if TYPE_CHECKING:
     from .scanner import Scanner
 
-SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD = range(7)
+SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD, THOUGHT = range(8)
 """The lean modes (``Scanner.mode``, see :func:`settle`), numbered in the order
-``Session.feed`` tests them: the bulk states first."""
+``Session.feed`` tests them (the bulk states first; ``THOUGHT``, a region's content
+with its stop character known, is tested after ``CONTENT_MODE``)."""
 
 
 def settle(sc: Scanner) -> None:
@@ -34,7 +35,9 @@ def settle(sc: Scanner) -> None:
     * ``HELD``: a line start outside blocks held while it may still be a marker;
     * ``CONTENT`` / ``BLOCK_LINE``: the streamed content of a line block, or its
       header lines held while it is read, the same;
-    * ``REGION``: the content of an inline block whose reader has a bulk step.
+    * ``REGION``: the content of an inline block whose reader has a bulk step;
+      ``THOUGHT`` the same when the reader names the one character that may stop its
+      content (thinking's ``<``): ``Session.feed`` then takes a chunk without it inline.
 
     Everything else (``SLOW``) goes through :meth:`Scanner.run <.scanner.Scanner.run>`.
     """
@@ -43,7 +46,8 @@ def settle(sc: Scanner) -> None:
         region, parser, line = sc.region, sc.parser, sc.line
         if region is not None:
             if region.lean_ready():
-                mode = REGION
+                mode = THOUGHT if region.thought else REGION
+                sc.lean_limit = region.limit
         elif parser is None or (parser.visible and parser.marker_starts is not None):
             if parser is None:
                 sc.visible_stop, sc.starts = sc.outside_stop, sc.outside_starts
@@ -95,11 +99,12 @@ def hold(sc: Scanner, chunk: str) -> bool:
 
 def count_lean(sc: Scanner) -> None:
     """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
-    Outside a region a lean step searches its chunk once and takes it whole, so
-    it adds to the stream offset only, and this brings the count up to date
-    (before a full step, at the end, when the count is read)."""
+    Outside a region (whose lean steps count their own chunks) a lean step searches
+    its chunk once and takes it whole, so it adds to the stream offset only, and this
+    brings the count up to date (before a full step, at the end, when the count is
+    read)."""
     mode = sc.mode
-    if mode and mode != REGION:
+    if mode and mode != REGION and mode != THOUGHT:
         pos = sc.em.pos
         sc.examined += pos - sc.lean_from
         sc.lean_from = pos

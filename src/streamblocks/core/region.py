@@ -37,8 +37,8 @@ class Region(InlineOut):
 
     __slots__ = (
         *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
-        *("has_bulk_raw", "index", "last", "lead", "lead_len", "pend", "rank"),
-        *("reader", "sc", "stop", "syntax", "table"),
+        *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "rank"),
+        *("reader", "sc", "stop", "syntax", "table", "thought"),
     )
 
     def __init__(
@@ -69,6 +69,8 @@ class Region(InlineOut):
         self.has_bulk_held = type(reader).bulk_held is not InlineReader.bulk_held
         self.stop: str | None = None  # the reader's content_stop
         self.blanks = ""  # blanks after content that the reader was not shown (see lean)
+        self.limit = 0  # max_block_chars, read for the lean step
+        self.thought = ""  # the stop of Session.feed's inline content step, or ""
 
     # ------------------------------------------------------------------ scanner side
 
@@ -105,8 +107,15 @@ class Region(InlineOut):
         """Whether the next chunk may take :meth:`lean` (a bulk step of the reader's)."""
         block = self.block
         if block is None:
+            self.stop, self.thought = None, ""
             return self.has_bulk_held
-        self.stop = self.reader.content_stop()
+        stop = self.stop = self.reader.content_stop()
+        # (Session.feed's inline step for it: a block with no partial object, and the
+        # region's first character attributed)
+        self.thought = (
+            stop if stop is not None and block.partial is None and self.attributed else ""
+        )
+        self.limit = self.sc.limits.max_block_chars
         return (self.has_bulk or self.has_bulk_raw) and block.streamed
 
     def lean(self, text: str) -> list[Event] | None:
@@ -115,28 +124,38 @@ class Region(InlineOut):
         the limit is near, so :meth:`step` reads ``text`` instead."""
         block = self.block
         sc = self.sc
-        pend = self.pend
         if block is None:  # (the reader holds the chunk, or the full step reads it)
+            pend = self.pend
             if self.lead_len + len(pend) + len(text) > sc.room or not self.reader.bulk_held(text):
                 return None
             sc.examined += len(text)
             self.pend = pend + text
             return []
-        blanks = self.blanks
-        if block.raw_len + len(pend) + len(blanks) + len(text) > sc.limits.max_block_chars:
-            return None
         stop = self.stop
-        if stop is not None and not pend and stop not in text:
+        pend = self.pend
+        if stop is not None and stop not in text and not pend:
             # (content, the reader not asked; blanks at its end wait for what follows)
+            blanks = self.blanks
+            if block.raw_len + len(blanks) + len(text) > self.limit:
+                return None
             sc.examined += len(text)
-            body = text.rstrip()
-            if not body:
-                self.blanks = blanks + text
-                return []
-            self.blanks = text[len(body) :]
-            piece = blanks + body if blanks else body
+            if " " < text[-1] < "\x7f":  # (no blank at its end: the bulk of thinking)
+                if blanks:
+                    piece, self.blanks = blanks + text, ""
+                else:
+                    piece = text
+            else:
+                body = text.rstrip()
+                if not body:
+                    self.blanks = blanks + text
+                    return []
+                self.blanks = text[len(body) :]
+                piece = blanks + body if blanks else body
             n = len(piece)
         else:
+            blanks = self.blanks
+            if block.raw_len + len(pend) + len(blanks) + len(text) > self.limit:
+                return None
             bulk = self.reader.bulk(text) if not blanks else None  # (blanks: shown first)
             if bulk is None:
                 as_raw = self.has_bulk_raw and not pend and not blanks
@@ -153,7 +172,8 @@ class Region(InlineOut):
                 piece, self.pend = held, ""
         self.attributed = True
         self.last = piece[-1]
-        spans, raw, at = block.spans, block.raw, block.raw_len  # (OpenBlock.add_content, inline)
+        at = block.raw_len
+        spans, raw = block.spans, block.raw  # (OpenBlock.add_content, inline)
         if spans and spans[-1] == at:
             spans[-1] = at + n
         else:

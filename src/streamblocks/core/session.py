@@ -36,11 +36,12 @@ from .events import (
     TextDelta,
     new_event,
 )
-from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, VISIBLE
+from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, THOUGHT, VISIBLE
 from .limits import Limits
 from .line_syntax import CONTENT, HOLD
 from .open_block import OpenBlock
 from .provider import ProviderEvents
+from .region import Region
 from .scanner import Scanner
 from .syntax import SyntaxPlan
 
@@ -130,6 +131,37 @@ class Session:
                     at = source.add(chunk, path) if source is not None else None
                     fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, path, at)
                     return [new_event(BlockDelta, fields)]
+            elif mode == THOUGHT:
+                # (the bulk of thinking: a chunk without its closer's first character and
+                # with no blank at its end is content, the reader not asked; Region.lean's
+                # common case, inline: see lean.settle)
+                inline: Region = scan.region  # type: ignore[assignment]  # (set in this mode)
+                if inline.thought not in chunk and " " < chunk[-1] < "\x7f":
+                    blanks = inline.blanks  # (blanks held before it go first)
+                    piece = blanks + chunk if blanks else chunk
+                    into = inline.block  # type: ignore[assignment]  # (open in this mode)
+                    n = len(piece)
+                    end = into.raw_len + n
+                    if end <= scan.lean_limit:
+                        scan.examined += len(chunk)
+                        inline.last = chunk[-1]
+                        if blanks:
+                            inline.blanks = ""
+                        spans, raw = into.spans, into.raw  # (OpenBlock.add_content)
+                        if spans and spans[-1] == end - n:
+                            spans[-1] = end
+                        else:
+                            spans += (end - n, end)
+                        raw.append(piece)
+                        into.raw_len = end
+                        if len(raw) > into.compact_at:
+                            into.compact()
+                        self._em.pos += n
+                        fields = (into.block_id, into.type_name, CONTENT_SECTION, piece, None, None)
+                        return [new_event(BlockDelta, fields)]
+                events = inline.lean(chunk)
+                if events is not None:
+                    return events
             elif mode == REGION:
                 region = scan.region
                 assert region is not None
