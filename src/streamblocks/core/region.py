@@ -156,10 +156,21 @@ class Region(InlineOut):
             blanks = self.blanks
             if block.raw_len + len(pend) + len(blanks) + len(text) > self.limit:
                 return None
-            bulk = self.reader.bulk(text) if not blanks else None  # (blanks: shown first)
+            if blanks:  # (shown to the reader first)
+                return None
+            if not pend and self.has_bulk_raw:
+                events = self._lean_raw(block, text)
+                if events is not None:
+                    return events
+            elif pend and self.has_bulk_held:  # (a closer arriving in pieces, held)
+                if not self.reader.bulk_held(text):
+                    return None
+                sc.examined += len(text)
+                self.pend = pend + text
+                return []
+            bulk = self.reader.bulk(text)
             if bulk is None:
-                as_raw = self.has_bulk_raw and not pend and not blanks
-                return self._lean_raw(block, text) if as_raw else None
+                return None
             sc.examined += len(text)
             held = pend + text if pend else text
             n = bulk
@@ -189,13 +200,16 @@ class Region(InlineOut):
         return [new_event(BlockDelta, fields)]
 
     def _lean_raw(self, block: OpenBlock, text: str) -> list[Event] | None:
-        """:meth:`lean` for a chunk all ``raw`` of the block (a call's body): ``bulk_raw``."""
-        streamed = self.reader.bulk_raw(text)
-        if streamed is None:
+        """:meth:`lean` for a chunk that is ``raw`` of the block (a call's body), all of
+        it or but for a tail held: ``bulk_raw``."""
+        taken = self.reader.bulk_raw(text)
+        if taken is None:
             return None
+        streamed, n = taken
         sc = self.sc
-        n = len(text)
-        sc.examined += n
+        sc.examined += len(text)
+        if n < len(text):
+            self.pend, text = text[n:], text[:n]
         self.attributed = True
         self.last = text[-1]
         raw = block.raw  # (OpenBlock.add, inline)
