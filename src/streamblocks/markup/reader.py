@@ -147,10 +147,10 @@ class Reader:
         scanner = body.scanner
         if body.items is not None or not body.named or scanner is None:
             return None
-        n = scanner.taken(text)
+        size = len(text)
+        n = size if scanner.whole(text) else scanner.taken(text)
         if n < 0:
             return None
-        size = len(text)
         self.examined += size
         self.given += size
         self.sink.attributed += n

@@ -206,12 +206,11 @@ class BodyScanner:
         return True
 
     def taken(self, text: str) -> int:
-        """:meth:`whole`, or for a chunk that ends in what may begin a closer (``}}\\n<``
-        before ``/tool_call>``): read the text before it, and return its length (the
-        rest is held, as :meth:`scan` would hold it); ``-1``, nothing read, when
-        neither applies. All of ``text`` (its length) when it is whole."""
-        if self.whole(text):
-            return len(text)
+        """For a chunk that is not :meth:`whole` because it ends in what may begin a
+        closer (``}}\\n<`` before ``/tool_call>``): read the text before it, and return
+        its length (the rest is held, as :meth:`scan` would hold it); ``-1``, nothing
+        read, when it does not (all of ``text``, its length, when that beginning turns
+        out to be inside a string)."""
         if self.region is not None or self.quote:
             return -1
         at = self._outside.held(text, 0)
