@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import streamblocks
 from markup_cases import CASES
 from streamblocks import BlockRegistry, StreamBlockProcessor
+from streamblocks.core import lean as lean_steps
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.core.region import Region
 from streamblocks.markup import FAMILIES, Markup
@@ -134,12 +135,13 @@ def test_thinking_and_a_call_head_take_the_lean_steps(monkeypatch: pytest.Monkey
 def _full_and_lean(
     monkeypatch: pytest.MonkeyPatch, markup: str, chunks: list[str]
 ) -> tuple[set[int], set[int]]:
-    """The indexes of the chunks that reach the region's full step, and its ``lean``
-    method (the rest are taken by ``Session.feed`` itself), in a session fed ``chunks``."""
+    """The indexes of the chunks that reach the region's full step, and its lean step
+    (``lean.region_step``; the rest are taken by ``Session.feed`` itself), in a session
+    fed ``chunks``."""
     full: set[int] = set()
     leaned: set[int] = set()
     at = [0]
-    step, lean = Region.step, Region.lean
+    step, lean = Region.step, lean_steps.region_step
 
     def counted_step(self: Region, text: str, i: int) -> tuple[str, int]:
         full.add(at[0])
@@ -150,7 +152,7 @@ def _full_and_lean(
         return lean(self, text)
 
     monkeypatch.setattr(Region, "step", counted_step)
-    monkeypatch.setattr(Region, "lean", counted_lean)
+    monkeypatch.setattr(lean_steps, "region_step", counted_lean)
     session = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup=markup).session()
     for at[0], chunk in enumerate(chunks):
         session.feed(chunk)

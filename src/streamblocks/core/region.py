@@ -16,11 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from .errors import ErrorCode
 from .events import (
-    CONTENT_SECTION,
-    BlockDelta,
-    Event,
     StopReason,
-    new_event,
 )
 from .line_syntax import TEXT
 from .open_block import OpenBlock
@@ -117,113 +113,6 @@ class Region(InlineOut):
         )
         self.limit = self.sc.limits.max_block_chars
         return (self.has_bulk or self.has_bulk_raw) and block.streamed
-
-    def lean(self, text: str) -> list[Event] | None:
-        """The lean step of a region (see :func:`.lean.settle`): ``text`` taken whole
-        (see :class:`InlineReader`'s bulk steps); ``None`` when the reader declines, or
-        the limit is near, so :meth:`step` reads ``text`` instead."""
-        block = self.block
-        sc = self.sc
-        if block is None:  # (the reader holds the chunk, or the full step reads it)
-            pend = self.pend
-            if self.lead_len + len(pend) + len(text) > sc.room or not self.reader.bulk_held(text):
-                return None
-            sc.examined += len(text)
-            self.pend = pend + text
-            return []
-        stop = self.stop
-        pend = self.pend
-        if stop is not None and stop not in text and not pend:
-            # (content, the reader not asked; blanks at its end wait for what follows)
-            blanks = self.blanks
-            if block.raw_len + len(blanks) + len(text) > self.limit:
-                return None
-            sc.examined += len(text)
-            if " " < text[-1] < "\x7f":  # (no blank at its end: the bulk of thinking)
-                if blanks:
-                    piece, self.blanks = blanks + text, ""
-                else:
-                    piece = text
-            else:
-                body = text.rstrip()
-                if not body:
-                    self.blanks = blanks + text
-                    return []
-                self.blanks = text[len(body) :]
-                piece = blanks + body if blanks else body
-            n = len(piece)
-        else:
-            blanks = self.blanks
-            if block.raw_len + len(pend) + len(blanks) + len(text) > self.limit:
-                return None
-            if blanks:  # (shown to the reader first)
-                return None
-            if not pend and self.has_bulk_raw:
-                events = self._lean_raw(block, text)
-                if events is not None:
-                    return events
-            elif pend and self.has_bulk_held:  # (a closer arriving in pieces, held)
-                if not self.reader.bulk_held(text):
-                    return None
-                sc.examined += len(text)
-                self.pend = pend + text
-                return []
-            bulk = self.reader.bulk(text)
-            if bulk is None:
-                return None
-            sc.examined += len(text)
-            held = pend + text if pend else text
-            n = bulk
-            if n <= 0:
-                self.pend = held
-                return []
-            if n < len(held):
-                piece, self.pend = held[:n], held[n:]
-            else:
-                piece, self.pend = held, ""
-        self.attributed = True
-        self.last = piece[-1]
-        at = block.raw_len
-        spans, raw = block.spans, block.raw  # (OpenBlock.add_content, inline)
-        if spans and spans[-1] == at:
-            spans[-1] = at + n
-        else:
-            spans += (at, at + n)
-        raw.append(piece)
-        block.raw_len = at + n
-        if len(raw) > block.compact_at:
-            block.compact()
-        sc.em.pos += n
-        source = block.partial  # (Emitter.delta, inline)
-        where = source.add(piece, None) if source is not None else None
-        fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
-        return [new_event(BlockDelta, fields)]
-
-    def _lean_raw(self, block: OpenBlock, text: str) -> list[Event] | None:
-        """:meth:`lean` for a chunk that is ``raw`` of the block (a call's body), all of
-        it or but for a tail held: ``bulk_raw``."""
-        taken = self.reader.bulk_raw(text)
-        if taken is None:
-            return None
-        streamed, n = taken
-        sc = self.sc
-        sc.examined += len(text)
-        if n < len(text):
-            self.pend, text = text[n:], text[:n]
-        self.attributed = True
-        self.last = text[-1]
-        raw = block.raw  # (OpenBlock.add, inline)
-        raw.append(text)
-        block.raw_len += n
-        if len(raw) > block.compact_at:
-            block.compact()
-        sc.em.pos += n
-        if not streamed:
-            return []
-        source = block.partial  # (Emitter.delta, inline)
-        where = source.add(streamed, None) if source is not None else None
-        fields = (block.block_id, block.type_name, CONTENT_SECTION, streamed, None, where)
-        return [new_event(BlockDelta, fields)]
 
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""

@@ -41,7 +41,6 @@ from .limits import Limits
 from .line_syntax import CONTENT, HOLD
 from .open_block import OpenBlock
 from .provider import ProviderEvents
-from .region import Region
 from .scanner import Scanner
 from .syntax import SyntaxPlan
 
@@ -133,39 +132,39 @@ class Session:
                     return [new_event(BlockDelta, fields)]
             elif mode == THOUGHT:
                 # (the bulk of thinking: a chunk without its closer's first character and
-                # with no blank at its end is content, the reader not asked; Region.lean's
-                # common case, inline: see lean.settle)
-                inline: Region = scan.region  # type: ignore[assignment]  # (set in this mode)
-                if inline.thought not in chunk and " " < chunk[-1] < "\x7f":
-                    blanks = inline.blanks  # (blanks held before it go first)
-                    piece = blanks + chunk if blanks else chunk
-                    into = inline.block  # type: ignore[assignment]  # (open in this mode)
-                    n = len(piece)
-                    end = into.raw_len + n
-                    if end <= scan.lean_limit:
+                # with no blank at its end is content, the reader not asked: the common
+                # case of lean.region_step, inline (see lean.settle). No new local names:
+                # each one costs every chunk's frame.)
+                region = scan.region
+                assert region is not None
+                if region.thought not in chunk and " " < chunk[-1] < "\x7f":
+                    into = region.block  # type: ignore[assignment]  # (open in this mode)
+                    n = len(region.blanks) + len(chunk)  # (blanks held before it go first)
+                    size = into.raw_len + n
+                    if size <= scan.lean_limit:
                         scan.examined += len(chunk)
-                        inline.last = chunk[-1]
-                        if blanks:
-                            inline.blanks = ""
-                        spans, raw = into.spans, into.raw  # (OpenBlock.add_content)
-                        if spans and spans[-1] == end - n:
-                            spans[-1] = end
+                        region.last = chunk[-1]
+                        if region.blanks:
+                            chunk, region.blanks = region.blanks + chunk, ""
+                        if into.spans and into.spans[-1] == size - n:  # (OpenBlock.add_content)
+                            into.spans[-1] = size
                         else:
-                            spans += (end - n, end)
-                        raw.append(piece)
-                        into.raw_len = end
+                            into.spans += (size - n, size)
+                        raw = into.raw
+                        raw.append(chunk)
+                        into.raw_len = size
                         if len(raw) > into.compact_at:
                             into.compact()
                         self._em.pos += n
-                        fields = (into.block_id, into.type_name, CONTENT_SECTION, piece, None, None)
+                        fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)
                         return [new_event(BlockDelta, fields)]
-                events = inline.lean(chunk)
+                events = lean.region_step(region, chunk)
                 if events is not None:
                     return events
             elif mode == REGION:
                 region = scan.region
                 assert region is not None
-                events = region.lean(chunk)
+                events = lean.region_step(region, chunk)
                 if events is not None:
                     return events
             elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
