@@ -124,71 +124,71 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
     return False
 
 
-def region_step(self: Region, text: str) -> list[Event] | None:
-    """The lean step of a region (``self``; mode ``REGION``, see :func:`settle`):
+def region_step(region: Region, text: str) -> list[Event] | None:
+    """The lean step of a region (mode ``REGION``, see :func:`settle`):
     ``text`` taken whole (see :class:`InlineReader`'s bulk steps); ``None`` when the
     reader declines, or the limit is near, so :meth:`Region.step` reads it instead."""
-    block = self.block
-    sc = self.sc
+    block = region.block
+    sc = region.sc
     if block is None:  # (the reader holds the chunk, or the full step reads it)
-        pend = self.pend
-        if self.lead_len + len(pend) + len(text) > sc.room or not self.reader.bulk_held(text):
+        pend = region.pend
+        if region.lead_len + len(pend) + len(text) > sc.room or not region.reader.bulk_held(text):
             return None
         sc.examined += len(text)
-        self.pend = pend + text
+        region.pend = pend + text
         return []
-    stop = self.stop
-    pend = self.pend
+    stop = region.stop
+    pend = region.pend
     if stop is not None and stop not in text and not pend:
         # (content, the reader not asked; blanks at its end wait for what follows)
-        blanks = self.blanks
-        if block.raw_len + len(blanks) + len(text) > self.limit:
+        blanks = region.blanks
+        if block.raw_len + len(blanks) + len(text) > region.limit:
             return None
         sc.examined += len(text)
         if " " < text[-1] < "\x7f":  # (no blank at its end: the bulk of thinking)
             if blanks:
-                piece, self.blanks = blanks + text, ""
+                piece, region.blanks = blanks + text, ""
             else:
                 piece = text
         else:
             body = text.rstrip()
             if not body:
-                self.blanks = blanks + text
+                region.blanks = blanks + text
                 return []
-            self.blanks = text[len(body) :]
+            region.blanks = text[len(body) :]
             piece = blanks + body if blanks else body
         n = len(piece)
     else:
-        blanks = self.blanks
-        if block.raw_len + len(pend) + len(blanks) + len(text) > self.limit:
+        blanks = region.blanks
+        if block.raw_len + len(pend) + len(blanks) + len(text) > region.limit:
             return None
         if blanks:  # (shown to the reader first)
             return None
-        if not pend and self.has_bulk_raw:
-            events = _region_raw(self, block, text)
+        if not pend and region.has_bulk_raw:
+            events = _region_raw(region, block, text)
             if events is not None:
                 return events
-        elif pend and self.has_bulk_held:  # (a closer arriving in pieces, held)
-            if not self.reader.bulk_held(text):
+        elif pend and region.has_bulk_held:  # (a closer arriving in pieces, held)
+            if not region.reader.bulk_held(text):
                 return None
             sc.examined += len(text)
-            self.pend = pend + text
+            region.pend = pend + text
             return []
-        bulk = self.reader.bulk(text)
+        bulk = region.reader.bulk(text)
         if bulk is None:
             return None
         sc.examined += len(text)
         held = pend + text if pend else text
         n = bulk
         if n <= 0:
-            self.pend = held
+            region.pend = held
             return []
         if n < len(held):
-            piece, self.pend = held[:n], held[n:]
+            piece, region.pend = held[:n], held[n:]
         else:
-            piece, self.pend = held, ""
-    self.attributed = True
-    self.last = piece[-1]
+            piece, region.pend = held, ""
+    region.attributed = True
+    region.last = piece[-1]
     at = block.raw_len
     spans, raw = block.spans, block.raw  # (OpenBlock.add_content, inline)
     if spans and spans[-1] == at:
@@ -206,19 +206,19 @@ def region_step(self: Region, text: str) -> list[Event] | None:
     return [new_event(BlockDelta, fields)]
 
 
-def _region_raw(self: Region, block: OpenBlock, text: str) -> list[Event] | None:
+def _region_raw(region: Region, block: OpenBlock, text: str) -> list[Event] | None:
     """:func:`region_step` for a chunk that is ``raw`` of the block (a call's body), all of
     it or but for a tail held: ``bulk_raw``."""
-    taken = self.reader.bulk_raw(text)
+    taken = region.reader.bulk_raw(text)
     if taken is None:
         return None
     streamed, n = taken
-    sc = self.sc
+    sc = region.sc
     sc.examined += len(text)
     if n < len(text):
-        self.pend, text = text[n:], text[:n]
-    self.attributed = True
-    self.last = text[-1]
+        region.pend, text = text[n:], text[:n]
+    region.attributed = True
+    region.last = text[-1]
     raw = block.raw  # (OpenBlock.add, inline)
     raw.append(text)
     block.raw_len += n
