@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import streamblocks
 from markup_cases import CASES
 from streamblocks import BlockRegistry, StreamBlockProcessor
+from streamblocks.core import lean as lean_steps
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.core.region import Region
 from streamblocks.markup import FAMILIES, Markup
@@ -129,3 +130,90 @@ def test_thinking_and_a_call_head_take_the_lean_steps(monkeypatch: pytest.Monkey
     assert [c for c in full if c in inside] == ["We w"]  # (the first: blanks may lead it)
     assert len([c for c in asked if c in inside]) <= 1  # (the one after the first)
     assert not set(full) & {'me":', "t_we", "athe", "r_fo", "r_a_", "long", "_whi"}
+
+
+def _full_and_lean(
+    monkeypatch: pytest.MonkeyPatch, markup: str, chunks: list[str]
+) -> tuple[set[int], set[int]]:
+    """The indexes of the chunks that reach the region's full step, and its lean step
+    (``lean.region_step``; the rest are taken by ``Session.feed`` itself), in a session
+    fed ``chunks``."""
+    full: set[int] = set()
+    leaned: set[int] = set()
+    at = [0]
+    step, lean = Region.step, lean_steps.region_step
+
+    def counted_step(self: Region, text: str, i: int) -> tuple[str, int]:
+        full.add(at[0])
+        return step(self, text, i)
+
+    def counted_lean(self: Region, text: str) -> object:
+        leaned.add(at[0])
+        return lean(self, text)
+
+    monkeypatch.setattr(Region, "step", counted_step)
+    monkeypatch.setattr(lean_steps, "region_step", counted_lean)
+    session = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup=markup).session()
+    for at[0], chunk in enumerate(chunks):
+        session.feed(chunk)
+    session.close()
+    return full, leaned
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+def test_thinking_is_taken_by_the_session_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk of thinking with no ``<`` and no blank at its end does not reach the
+    region at all (``lean.THOUGHT``), blanks held before it or not."""
+    thinking = "We weigh the gaps. " * 50
+    text = f"<think>\n{thinking}</think>\n\nthe answer"
+    chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+    full, leaned = _full_and_lean(monkeypatch, "qwen3", chunks)
+    inside = range(3, len(thinking) // 4)  # (from the second chunk of thinking on)
+    assert not full & set(inside)
+    blank_ended = {k for k in inside if chunks[k][-1] == " "}
+    assert 40 < len(blank_ended) < len(inside) / 3
+    assert leaned & set(inside) == blank_ended  # (its blanks held)
+
+
+# A call whose closer arrives in pieces: the piece that begins it after the body's last
+# characters, then pieces that are still only its beginning (held, no full step).
+CLOSERS_IN_PIECES = {
+    "qwen3": (
+        '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}',
+        ["}\n<", "/too", "l_ca", "ll>\n", "then text"],
+    ),
+    "kimi": (
+        "<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0"
+        '<|tool_call_argument_begin|>{"city": "Paris"',
+        ["}<|", "tool", "_cal", "l_en", "d|><|tool_calls_section_end|>then text"],
+    ),
+    "deepseek": (
+        '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"',
+        ["}<｜", "tool", "▁cal", "l▁e", "nd｜><｜tool▁calls▁end｜>then text"],
+    ),
+    "glm": (
+        "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value>",
+        ["\n</", "tool", "_cal", "l>then text"],
+    ),
+}
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+@pytest.mark.parametrize("family", sorted(CLOSERS_IN_PIECES))
+def test_a_closer_in_pieces_takes_the_lean_steps(
+    family: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The body's last characters with the closer's first are one lean step (the
+    closer's beginning held), and each piece that leaves it a beginning is one more;
+    the events are the full step's (checked here too, at every chunking above)."""
+    head, pieces = CLOSERS_IN_PIECES[family]
+    chunks = [head[i : i + 4] for i in range(0, len(head), 4)] + pieces
+    full, _ = _full_and_lean(monkeypatch, family, chunks)
+    assert not full & set(range(len(chunks) - len(pieces), len(chunks) - 2))
+    processor = StreamBlockProcessor(BlockRegistry(), markup=Markup(family))
+    assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
+    events = [e for es in feeds(processor, chunks, lean=True) for e in es]
+    deltas = [e[0] for e in events if isinstance(e, tuple) and isinstance(e[0], BlockDelta)]
+    assert json.loads("".join(d.text for d in deltas)) == {"city": "Paris"}
+    for seed in range(5):
+        same_feeds(processor, head + "".join(pieces), seed)

@@ -13,14 +13,18 @@ import re
 from typing import TYPE_CHECKING
 
 from . import lines
+from .events import CONTENT_SECTION, BlockDelta, Event, new_event
 from .line_syntax import CONTENT, HOLD, TEXT
 
 if TYPE_CHECKING:
+    from .open_block import OpenBlock
+    from .region import Region
     from .scanner import Scanner
 
-SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD = range(7)
+SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD, THOUGHT = range(8)
 """The lean modes (``Scanner.mode``, see :func:`settle`), numbered in the order
-``Session.feed`` tests them: the bulk states first."""
+``Session.feed`` tests them (the bulk states first; ``THOUGHT``, a region's content
+with its stop character known, is tested after ``CONTENT_MODE``)."""
 
 
 def settle(sc: Scanner) -> None:
@@ -34,7 +38,9 @@ def settle(sc: Scanner) -> None:
     * ``HELD``: a line start outside blocks held while it may still be a marker;
     * ``CONTENT`` / ``BLOCK_LINE``: the streamed content of a line block, or its
       header lines held while it is read, the same;
-    * ``REGION``: the content of an inline block whose reader has a bulk step.
+    * ``REGION``: the content of an inline block whose reader has a bulk step;
+      ``THOUGHT`` the same when the reader names the one character that may stop its
+      content (thinking's ``<``): ``Session.feed`` then takes a chunk without it inline.
 
     Everything else (``SLOW``) goes through :meth:`Scanner.run <.scanner.Scanner.run>`.
     """
@@ -43,7 +49,8 @@ def settle(sc: Scanner) -> None:
         region, parser, line = sc.region, sc.parser, sc.line
         if region is not None:
             if region.lean_ready():
-                mode = REGION
+                mode = THOUGHT if region.thought else REGION
+                sc.lean_limit = region.limit
         elif parser is None or (parser.visible and parser.marker_starts is not None):
             if parser is None:
                 sc.visible_stop, sc.starts = sc.outside_stop, sc.outside_starts
@@ -95,11 +102,12 @@ def hold(sc: Scanner, chunk: str) -> bool:
 
 def count_lean(sc: Scanner) -> None:
     """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
-    Outside a region a lean step searches its chunk once and takes it whole, so
-    it adds to the stream offset only, and this brings the count up to date
-    (before a full step, at the end, when the count is read)."""
+    Outside a region (whose lean steps count their own chunks) a lean step searches
+    its chunk once and takes it whole, so it adds to the stream offset only, and this
+    brings the count up to date (before a full step, at the end, when the count is
+    read)."""
     mode = sc.mode
-    if mode and mode != REGION:
+    if mode and mode != REGION and mode != THOUGHT:
         pos = sc.em.pos
         sc.examined += pos - sc.lean_from
         sc.lean_from = pos
@@ -114,3 +122,112 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
         sc.mode = LINE_START
         return True
     return False
+
+
+def region_step(region: Region, text: str) -> list[Event] | None:
+    """The lean step of a region (mode ``REGION``, see :func:`settle`):
+    ``text`` taken whole (see :class:`InlineReader`'s bulk steps); ``None`` when the
+    reader declines, or the limit is near, so :meth:`Region.step` reads it instead."""
+    block = region.block
+    sc = region.sc
+    if block is None:  # (the reader holds the chunk, or the full step reads it)
+        pend = region.pend
+        if region.lead_len + len(pend) + len(text) > sc.room or not region.reader.bulk_held(text):
+            return None
+        sc.examined += len(text)
+        region.pend = pend + text
+        return []
+    stop = region.stop
+    pend = region.pend
+    if stop is not None and stop not in text and not pend:
+        # (content, the reader not asked; blanks at its end wait for what follows)
+        blanks = region.blanks
+        if block.raw_len + len(blanks) + len(text) > region.limit:
+            return None
+        sc.examined += len(text)
+        if " " < text[-1] < "\x7f":  # (no blank at its end: the bulk of thinking)
+            if blanks:
+                piece, region.blanks = blanks + text, ""
+            else:
+                piece = text
+        else:
+            body = text.rstrip()
+            if not body:
+                region.blanks = blanks + text
+                return []
+            region.blanks = text[len(body) :]
+            piece = blanks + body if blanks else body
+        n = len(piece)
+    else:
+        blanks = region.blanks
+        if block.raw_len + len(pend) + len(blanks) + len(text) > region.limit:
+            return None
+        if blanks:  # (shown to the reader first)
+            return None
+        if not pend and region.has_bulk_raw:
+            events = _region_raw(region, block, text)
+            if events is not None:
+                return events
+        elif pend and region.has_bulk_held:  # (a closer arriving in pieces, held)
+            if not region.reader.bulk_held(text):
+                return None
+            sc.examined += len(text)
+            region.pend = pend + text
+            return []
+        bulk = region.reader.bulk(text)
+        if bulk is None:
+            return None
+        sc.examined += len(text)
+        held = pend + text if pend else text
+        n = bulk
+        if n <= 0:
+            region.pend = held
+            return []
+        if n < len(held):
+            piece, region.pend = held[:n], held[n:]
+        else:
+            piece, region.pend = held, ""
+    region.attributed = True
+    region.last = piece[-1]
+    at = block.raw_len
+    spans, raw = block.spans, block.raw  # (OpenBlock.add_content, inline)
+    if spans and spans[-1] == at:
+        spans[-1] = at + n
+    else:
+        spans += (at, at + n)
+    raw.append(piece)
+    block.raw_len = at + n
+    if len(raw) > block.compact_at:
+        block.compact()
+    sc.em.pos += n
+    source = block.partial  # (Emitter.delta, inline)
+    where = source.add(piece, None) if source is not None else None
+    fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
+    return [new_event(BlockDelta, fields)]
+
+
+def _region_raw(region: Region, block: OpenBlock, text: str) -> list[Event] | None:
+    """:func:`region_step` for a chunk that is ``raw`` of the block (a call's body), all of
+    it or but for a tail held: ``bulk_raw``."""
+    taken = region.reader.bulk_raw(text)
+    if taken is None:
+        return None
+    streamed, n = taken
+    sc = region.sc
+    sc.examined += len(text)
+    if n < len(text):
+        region.pend, text = text[n:], text[:n]
+    region.attributed = True
+    region.last = text[-1]
+    raw = block.raw  # (OpenBlock.add, inline)
+    raw.append(text)
+    block.raw_len += n
+    if len(raw) > block.compact_at:
+        block.compact()
+    sc.em.pos += n
+    if not streamed:
+        return []
+    source = block.partial  # (Emitter.delta, inline)
+    where = source.add(streamed, None) if source is not None else None
+    fields = (block.block_id, block.type_name, CONTENT_SECTION, streamed, None, where)
+    return [new_event(BlockDelta, fields)]

@@ -16,11 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from .errors import ErrorCode
 from .events import (
-    CONTENT_SECTION,
-    BlockDelta,
-    Event,
     StopReason,
-    new_event,
 )
 from .line_syntax import TEXT
 from .open_block import OpenBlock
@@ -37,8 +33,8 @@ class Region(InlineOut):
 
     __slots__ = (
         *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
-        *("has_bulk_raw", "index", "last", "lead", "lead_len", "pend", "rank"),
-        *("reader", "sc", "stop", "syntax", "table"),
+        *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "rank"),
+        *("reader", "sc", "stop", "syntax", "table", "thought"),
     )
 
     def __init__(
@@ -69,6 +65,8 @@ class Region(InlineOut):
         self.has_bulk_held = type(reader).bulk_held is not InlineReader.bulk_held
         self.stop: str | None = None  # the reader's content_stop
         self.blanks = ""  # blanks after content that the reader was not shown (see lean)
+        self.limit = 0  # max_block_chars, read for the lean step
+        self.thought = ""  # the stop of Session.feed's inline content step, or ""
 
     # ------------------------------------------------------------------ scanner side
 
@@ -105,91 +103,16 @@ class Region(InlineOut):
         """Whether the next chunk may take :meth:`lean` (a bulk step of the reader's)."""
         block = self.block
         if block is None:
+            self.stop, self.thought = None, ""
             return self.has_bulk_held
-        self.stop = self.reader.content_stop()
+        stop = self.stop = self.reader.content_stop()
+        # (Session.feed's inline step for it: a block with no partial object, and the
+        # region's first character attributed)
+        self.thought = (
+            stop if stop is not None and block.partial is None and self.attributed else ""
+        )
+        self.limit = self.sc.limits.max_block_chars
         return (self.has_bulk or self.has_bulk_raw) and block.streamed
-
-    def lean(self, text: str) -> list[Event] | None:
-        """The lean step of a region (see :func:`.lean.settle`): ``text`` taken whole
-        (see :class:`InlineReader`'s bulk steps); ``None`` when the reader declines, or
-        the limit is near, so :meth:`step` reads ``text`` instead."""
-        block = self.block
-        sc = self.sc
-        pend = self.pend
-        if block is None:  # (the reader holds the chunk, or the full step reads it)
-            if self.lead_len + len(pend) + len(text) > sc.room or not self.reader.bulk_held(text):
-                return None
-            sc.examined += len(text)
-            self.pend = pend + text
-            return []
-        blanks = self.blanks
-        if block.raw_len + len(pend) + len(blanks) + len(text) > sc.limits.max_block_chars:
-            return None
-        stop = self.stop
-        if stop is not None and not pend and stop not in text:
-            # (content, the reader not asked; blanks at its end wait for what follows)
-            sc.examined += len(text)
-            body = text.rstrip()
-            if not body:
-                self.blanks = blanks + text
-                return []
-            self.blanks = text[len(body) :]
-            piece = blanks + body if blanks else body
-            n = len(piece)
-        else:
-            bulk = self.reader.bulk(text) if not blanks else None  # (blanks: shown first)
-            if bulk is None:
-                as_raw = self.has_bulk_raw and not pend and not blanks
-                return self._lean_raw(block, text) if as_raw else None
-            sc.examined += len(text)
-            held = pend + text if pend else text
-            n = bulk
-            if n <= 0:
-                self.pend = held
-                return []
-            if n < len(held):
-                piece, self.pend = held[:n], held[n:]
-            else:
-                piece, self.pend = held, ""
-        self.attributed = True
-        self.last = piece[-1]
-        spans, raw, at = block.spans, block.raw, block.raw_len  # (OpenBlock.add_content, inline)
-        if spans and spans[-1] == at:
-            spans[-1] = at + n
-        else:
-            spans += (at, at + n)
-        raw.append(piece)
-        block.raw_len = at + n
-        if len(raw) > block.compact_at:
-            block.compact()
-        sc.em.pos += n
-        source = block.partial  # (Emitter.delta, inline)
-        where = source.add(piece, None) if source is not None else None
-        fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
-        return [new_event(BlockDelta, fields)]
-
-    def _lean_raw(self, block: OpenBlock, text: str) -> list[Event] | None:
-        """:meth:`lean` for a chunk all ``raw`` of the block (a call's body): ``bulk_raw``."""
-        streamed = self.reader.bulk_raw(text)
-        if streamed is None:
-            return None
-        sc = self.sc
-        n = len(text)
-        sc.examined += n
-        self.attributed = True
-        self.last = text[-1]
-        raw = block.raw  # (OpenBlock.add, inline)
-        raw.append(text)
-        block.raw_len += n
-        if len(raw) > block.compact_at:
-            block.compact()
-        sc.em.pos += n
-        if not streamed:
-            return []
-        source = block.partial  # (Emitter.delta, inline)
-        where = source.add(streamed, None) if source is not None else None
-        fields = (block.block_id, block.type_name, CONTENT_SECTION, streamed, None, where)
-        return [new_event(BlockDelta, fields)]
 
     def close(self, stop_reason: StopReason | None) -> None:
         """The stream ended inside the region."""

@@ -36,7 +36,7 @@ from .events import (
     TextDelta,
     new_event,
 )
-from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, VISIBLE
+from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, THOUGHT, VISIBLE
 from .limits import Limits
 from .line_syntax import CONTENT, HOLD
 from .open_block import OpenBlock
@@ -130,10 +130,41 @@ class Session:
                     at = source.add(chunk, path) if source is not None else None
                     fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, path, at)
                     return [new_event(BlockDelta, fields)]
+            elif mode == THOUGHT:
+                # (the bulk of thinking: a chunk without its closer's first character and
+                # with no blank at its end is content, the reader not asked: the common
+                # case of lean.region_step, inline (see lean.settle). No new local names:
+                # each one costs every chunk's frame.)
+                region = scan.region
+                assert region is not None
+                if region.thought not in chunk and " " < chunk[-1] < "\x7f":
+                    into = region.block  # type: ignore[assignment]  # (open in this mode)
+                    n = len(region.blanks) + len(chunk)  # (blanks held before it go first)
+                    size = into.raw_len + n
+                    if size <= scan.lean_limit:
+                        scan.examined += len(chunk)
+                        region.last = chunk[-1]
+                        if region.blanks:
+                            chunk, region.blanks = region.blanks + chunk, ""
+                        if into.spans and into.spans[-1] == size - n:  # (OpenBlock.add_content)
+                            into.spans[-1] = size
+                        else:
+                            into.spans += (size - n, size)
+                        raw = into.raw
+                        raw.append(chunk)
+                        into.raw_len = size
+                        if len(raw) > into.compact_at:
+                            into.compact()
+                        self._em.pos += n
+                        fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)
+                        return [new_event(BlockDelta, fields)]
+                events = lean.region_step(region, chunk)
+                if events is not None:
+                    return events
             elif mode == REGION:
                 region = scan.region
                 assert region is not None
-                events = region.lean(chunk)
+                events = lean.region_step(region, chunk)
                 if events is not None:
                     return events
             elif mode <= BLOCK_LINE:  # a line block's content, or its header lines

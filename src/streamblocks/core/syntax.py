@@ -288,9 +288,11 @@ class InlineReader(metaclass=ABCMeta):
         return None
 
     def bulk_held(self, text: str) -> bool:
-        """Optional, for speed, as :meth:`bulk` while no block of the region is open:
-        whether ``text`` was consumed as :meth:`read` would, attributing nothing (a
-        call's head before its name shows); ``False`` without consuming anything."""
+        """Optional, for speed, as :meth:`bulk` while no block of the region is open, or
+        while characters consumed before are not attributed yet (a closer arriving in
+        pieces): whether ``text`` was consumed as :meth:`read` would, attributing
+        nothing (a call's head before its name shows, the closer's next piece);
+        ``False`` without consuming anything."""
         return False
 
     def content_stop(self) -> str | None:
@@ -303,12 +305,13 @@ class InlineReader(metaclass=ABCMeta):
         goes to :meth:`bulk` (or :meth:`read`)."""
         return None
 
-    def bulk_raw(self, text: str) -> str | None:
-        """Optional, for speed, as :meth:`bulk` for a chunk that is all ``raw`` of the
-        open block and no content (a call's body): consume ``text`` as :meth:`read`
-        would and return the text it streams (:meth:`InlineOut.stream`; ``""``: none),
-        all of ``text`` being marker; or ``None`` without consuming anything. Asked
-        only while every character consumed before is attributed."""
+    def bulk_raw(self, text: str) -> tuple[str, int] | None:
+        """Optional, for speed, as :meth:`bulk` for a chunk that is ``raw`` of the open
+        block and no content (a call's body): consume ``text`` as :meth:`read` would
+        and return the text it streams (:meth:`InlineOut.stream`; ``""``: none) and how
+        many of its first characters are marker, the rest held unattributed (what may
+        begin a closer); or ``None`` without consuming anything. Asked only while every
+        character consumed before is attributed."""
         return None
 
 

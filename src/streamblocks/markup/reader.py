@@ -134,10 +134,12 @@ class Reader:
         stop = self._think_literals.firsts
         return stop if len(stop) == 1 else None
 
-    def body_only(self, text: str) -> str | None:
+    def body_only(self, text: str) -> tuple[str, int] | None:
         """The common case of a call's body in one step: once its block has started, a
         chunk that cannot end the body (:meth:`BodyScanner.whole`) is all ``raw`` of the
-        call. Returns the argument JSON it streams (``""``: none), or ``None`` without
+        call; one that ends in what may begin its closer (``}}\\n<``) is ``raw`` up to
+        there, the rest held (:meth:`BodyScanner.taken`). Returns the argument JSON it
+        streams (``""``: none) and how many characters are ``raw``, or ``None`` without
         reading anything when the chunk needs :meth:`feed_full`."""
         body = self.body
         if self.mode != BODY or self._held or body is None or not self.sink.started:
@@ -145,31 +147,45 @@ class Reader:
         scanner = body.scanner
         if body.items is not None or not body.named or scanner is None:
             return None
-        if not scanner.whole(text):
+        size = len(text)
+        n = size if scanner.whole(text) else scanner.taken(text)
+        if n < 0:
             return None
-        n = len(text)
-        self.examined += n
-        self.given += n
+        self.examined += size
+        self.given += size
         self.sink.attributed += n
+        if n < size:
+            self._held, text = text[n:], text[:n]
         body.parts.append(text)
         body.size += n
         arguments = body.arguments.feed(text)
         if body.held:
             arguments, body.held = body.held + arguments, ""
-        return arguments
+        return arguments, n
 
     def head_only(self, text: str) -> bool:
         """The common case of a call's body before its name shows, in one step: a
         chunk that cannot end the body (:meth:`BodyScanner.whole`) and leaves the name
-        unknown is held for the call's ``raw``, nothing attributed. Whether it was read;
-        ``False`` without reading anything when the chunk needs :meth:`feed_full`."""
+        unknown is held for the call's ``raw``, nothing attributed; and, before or
+        after the name, a chunk that a closer arriving in pieces holds still
+        (:meth:`BodyScanner.held_whole`: ``</too``, then ``l_ca``) is held with it.
+        Whether it was read; ``False`` without reading anything when the chunk needs
+        :meth:`feed_full`."""
         body = self.body
-        if self.mode != BODY or self._held or body is None or self.sink.started:
+        if self.mode != BODY or body is None:
             return False
         scanner = body.scanner
-        if body.items is not None or body.named or scanner is None or not body.unnamed(text):
+        if body.items is not None or scanner is None:
             return False
-        if not scanner.whole(text):
+        held = self._held
+        if held:
+            if not scanner.held_whole(held + text):
+                return False
+            self._held = held + text
+            self.examined += len(held) + len(text)
+            self.given += len(text)
+            return True
+        if self.sink.started or body.named or not body.unnamed(text) or not scanner.whole(text):
             return False
         n = len(text)
         self.examined += n

@@ -181,11 +181,63 @@ class BodyScanner:
         loud = self._loud
         if loud is not None and loud.search(text) is not None:
             return False
-        if self._stops is not None:  # (quotes)
+        stops = self._stops
+        if stops is not None:  # (quotes)
             if text[-1] == "\\":
                 return False
-            self.scan(text, 0)
+            if self.spec.balanced and not self.started:  # (a quote opens no string yet)
+                self.scan(text, 0)
+                return True
+            # (what scan does with a text of quotes, escapes and string characters only)
+            quote, i = self.quote, 0
+            while True:
+                found = _special(quote).search(text, i) if quote else stops.search(text, i)
+                if found is None:
+                    break
+                i = found.end()
+                c = found.group()
+                if c == "\\":
+                    i += 1
+                elif quote:
+                    quote = ""
+                else:
+                    quote = c
+            self.quote = quote
         return True
+
+    def taken(self, text: str) -> int:
+        """For a chunk that is not :meth:`whole` because it ends in what may begin a
+        closer (``}}\\n<`` before ``/tool_call>``): read the text before it, and return
+        its length (the rest is held, as :meth:`scan` would hold it); ``-1``, nothing
+        read, when it does not (all of ``text``, its length, when that beginning turns
+        out to be inside a string)."""
+        if self.region is not None or self.quote:
+            return -1
+        at = self._outside.held(text, 0)
+        if at == 0 or at == len(text):
+            return -1
+        tail = text[at:]
+        stops = self._stops
+        if "\\" in tail or (stops is not None and stops.search(tail) is not None):
+            return -1
+        if self._outside.search(tail) is not None:  # (a shorter marker inside it)
+            return -1
+        if not self.whole(text[:at]):
+            return -1
+        return len(text) if self.quote else at  # (in a string the tail is its text)
+
+    def held_whole(self, text: str) -> bool:
+        """Whether :meth:`scan` from ``text``'s start would read nothing and hold all of
+        it: a proper beginning of a closer (or region marker) and nothing else, outside
+        strings (a closer arriving in pieces: ``</too``, then ``</tool_ca``)."""
+        if self.quote:
+            return False
+        region = self.region
+        literals = region.literals if region is not None else self._outside
+        if text not in literals.prefixes or literals.search(text) is not None:
+            return False
+        stops = self._stops
+        return region is not None or stops is None or stops.search(text) is None
 
     def scan(self, text: str, start: int) -> tuple[int, int] | None:
         """``(closer_start, end)`` once the body has ended in ``text`` (``end`` after
@@ -269,11 +321,16 @@ class BodyScanner:
 _SPECIALS: dict[str, re.Pattern[str]] = {}
 
 
-def _next_special(text: str, i: int, quote: str) -> int:
+def _special(quote: str) -> re.Pattern[str]:
+    """The search for what matters inside a string opened by ``quote``: it, or ``\\``."""
     pattern = _SPECIALS.get(quote)
     if pattern is None:
         pattern = _SPECIALS[quote] = re.compile(f"[\\\\{re.escape(quote)}]")
-    found = pattern.search(text, i)
+    return pattern
+
+
+def _next_special(text: str, i: int, quote: str) -> int:
+    found = _special(quote).search(text, i)
     return found.start() if found is not None else -1
 
 

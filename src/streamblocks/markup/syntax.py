@@ -114,7 +114,7 @@ class MarkupRegion(InlineReader):
     def content_stop(self) -> str | None:
         return self.reader.content_stop()
 
-    def bulk_raw(self, text: str) -> str | None:
+    def bulk_raw(self, text: str) -> tuple[str, int] | None:
         return self.reader.body_only(text)
 
     def close(self, out: InlineOut, stop_reason: StopReason | None) -> None:
