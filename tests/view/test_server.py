@@ -3,6 +3,7 @@ live input from a pipe, and the command's errors."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -12,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -565,7 +567,13 @@ def test_a_file_s_consecutive_deltas_arrive_merged_and_export_the_same(
     )
 
 
-def test_what_was_read_before_a_pipe_waits_is_sent_and_never_changes(serve: Any) -> None:
+@contextlib.contextmanager
+def _served_from_a_pipe(
+    serve: Any, first: str, published: str, then: str
+) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+    """Serve a pipe: write ``first``, wait until an event holds ``published`` (sent while
+    the pipe waits), write ``then`` and close it; gives the server and the events sent
+    during the wait."""
     import io
 
     from streamblocks.view import source
@@ -575,17 +583,22 @@ def test_what_was_read_before_a_pipe_waits_is_sent_and_never_changes(serve: Any)
     try:
         with open(write_end, "w") as writer:
             served = serve(source.read(handle, text=True))
-            writer.write("Hello, ")
+            writer.write(first)
             writer.flush()
             deadline = time.monotonic() + 20
-            while not any("Hello" in event for event in served.run.events):
-                assert time.monotonic() < deadline, "nothing was published while the pipe waited"
+            while not any(published in event for event in served.run.events):
+                assert time.monotonic() < deadline, f"{published!r} not sent while the pipe waited"
                 time.sleep(0.01)
             sent = [json.loads(event) for event in served.run.events]
-            writer.write("world.\n")
-        messages = sse_messages(get(served.url + "events")[2])
+            writer.write(then)
+        yield served, sent
     finally:
         handle.close()
+
+
+def test_what_was_read_before_a_pipe_waits_is_sent_and_never_changes(serve: Any) -> None:
+    with _served_from_a_pipe(serve, "Hello, ", "Hello", "world.\n") as (served, sent):
+        messages = sse_messages(get(served.url + "events")[2])
     assert [event for _, event in messages[: len(sent)]] == sent
     deltas = [e["delta"] for _, e in messages if e["type"] == "TEXT_MESSAGE_CONTENT"]
     assert deltas == ["Hello, ", "world.\n"]  # not merged across the wait
@@ -635,25 +648,9 @@ def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
 
 
 def test_a_card_split_by_a_wait_is_sent_as_it_grows(serve: Any) -> None:
-    import io
-
-    from streamblocks.view import source
-
-    read_end, write_end = os.pipe()
-    handle = io.FileIO(read_end, "rb")
-    try:
-        with open(write_end, "w") as writer:
-            served = serve(source.read(handle, text=True))
-            writer.write("Before.\n!!n1:note\nfirst line\n")
-            writer.flush()
-            deadline = time.monotonic() + 20
-            while not any("first line" in event for event in served.run.events):
-                assert time.monotonic() < deadline, "the open card was not published"
-                time.sleep(0.01)
-            writer.write("second line\n!!end\n")
+    first = "Before.\n!!n1:note\nfirst line\n"
+    with _served_from_a_pipe(serve, first, "first line", "second line\n!!end\n") as (served, _):
         events = events_of(served)
-    finally:
-        handle.close()
     names = [event.get("name") for event in events if event["type"] == "CUSTOM"]
     assert names[0] == "streamblocks.block_start"
     assert names[-1] == "streamblocks.block_end"
