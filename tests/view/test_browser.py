@@ -575,19 +575,27 @@ def test_a_sub_agent_is_nested_under_its_task_call(
     page.locator(".sb-row[data-depth]").first.wait_for(state="detached")
 
 
-@pytest.mark.parametrize("form", ["events", "text"])
+@pytest.mark.parametrize("form", ["events", "text", "claude", "codex", "partial"])
 def test_a_card_read_whole_is_drawn_as_one_that_streamed(
     pages: Any, serve: Any, tmp_path: Path, form: str
 ) -> None:
+    # Read at once, a card is sent as its end alone and a whole message (text, thinking,
+    # a tool call) as one chunk; published event by event or line by line, each as its
+    # events: the page draws the same rows from both.
     from streamblocks.view import source
 
     if form == "events":  # every kind of card; read at once, or published event by event
         events = fixtures.card_events()
         whole = serve(source.Items(iter(events), source.Waits()), fixtures.Replay())
         split = serve(iter(events), fixtures.Replay())
-    else:  # a reply with blocks: a file, or published line by line
+    elif form == "text":  # a reply with blocks: a file, or published line by line
         whole = serve(fixtures.write(tmp_path, "reply.md", fixtures.CUSTOM_TEXT))
         split = serve(iter(fixtures.CUSTOM_TEXT.splitlines(keepends=True)))
+    else:  # a transcript: a file, or published line by line
+        lines = {"claude": claude_tool_run, "codex": codex_run, "partial": claude_partial_run}
+        run = lines[form]()
+        whole = serve(fixtures.write(tmp_path, f"{form}.jsonl", jsonl(run)))
+        split = serve(iter(run))
     rows = (
         "run.list.items.map(i => [i.tag, i.depth, i.parent?.args[1] ?? null, i.build().outerHTML])"
     )
@@ -597,7 +605,7 @@ def test_a_card_read_whole_is_drawn_as_one_that_streamed(
         drawn.append(_model(page, rows))
         counts.append(_model(page, "run.count"))
     assert drawn[0] == drawn[1]
-    assert len(drawn[0]) == {"events": 12, "text": 8}[form]
+    assert len(drawn[0]) == {"events": 12, "text": 8, "claude": 21, "codex": 14, "partial": 9}[form]
     assert counts[0] < counts[1]  # the same rows from fewer events
 
 

@@ -105,6 +105,57 @@ def _whole(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _lean(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` with each ``block_end`` as the viewer sends it: without the block's raw
+    text and offsets, and without metadata that only repeats the block's id and type."""
+    out = []
+    for event in events:
+        if event.get("name") == "streamblocks.block_end":
+            value = dict(event["value"])
+            for key in ("raw", "start", "end"):
+                del value[key]
+            metadata = value["metadata"]
+            if metadata is None or (
+                isinstance(metadata, dict)
+                and set(metadata) <= {"id", "block_type", "params"}
+                and not metadata.get("params")
+            ):
+                del value["metadata"]
+            event = {**event, "value": value}
+        out.append(event)
+    return out
+
+
+_OPENED = {
+    "TEXT_MESSAGE_CHUNK": ["TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END"],
+    "REASONING_MESSAGE_CHUNK": [
+        "REASONING_START", "REASONING_MESSAGE_START", "REASONING_MESSAGE_CONTENT",
+        "REASONING_MESSAGE_END", "REASONING_END",
+    ],
+    "TOOL_CALL_CHUNK": ["TOOL_CALL_START", "TOOL_CALL_ARGS", "TOOL_CALL_END"],
+}  # fmt: skip
+
+
+def _unchunked(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` with each ``*_CHUNK`` event (a whole message) as the events of its
+    message, as an AG-UI client's chunk transform gives them."""
+    out = []
+    for event in events:
+        kinds = _OPENED.get(event["type"])
+        if kinds is None:
+            out.append(event)
+            continue
+        first = {key: value for key, value in event.items() if key not in ("type", "delta")}
+        key = "toolCallId" if "toolCallId" in event else "messageId"
+        for kind in kinds:
+            if kind.endswith(("_CONTENT", "_ARGS")):
+                if event.get("delta"):
+                    out.append({"type": kind, key: event[key], "delta": event["delta"]})
+            else:
+                out.append({"type": kind, **(first if kind == kinds[0] else {key: event[key]})})
+    return out
+
+
 def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
     """What the project's AG-UI output makes of ``items``, as JSON."""
     processor = StreamBlockProcessor(default_registry(), unknown="block")
@@ -115,9 +166,9 @@ def _unmerged(items: list[Any]) -> list[dict[str, Any]]:
 
 
 def _expected(items: list[Any]) -> list[dict[str, Any]]:
-    """What the viewer sends of a file: the AG-UI output, consecutive deltas merged,
-    whole cards as their end."""
-    return _whole(_merged(_unmerged(items)))
+    """What the viewer sends of a file, its chunks opened: the AG-UI output,
+    consecutive deltas merged, whole cards as their lean end."""
+    return _lean(_whole(_merged(_unmerged(items))))
 
 
 def _shape(events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -150,7 +201,7 @@ def _types(events: list[dict[str, Any]]) -> list[str]:
 def test_a_transcript_arrives_as_the_agui_output_makes_it(
     serve: Any, tmp_path: Path, make: Any, lines: Any
 ) -> None:
-    events = events_of(serve(make(tmp_path)))
+    events = _unchunked(events_of(serve(make(tmp_path))))
     assert _shape(events) == _shape(_expected(lines()))
     assert events[0]["type"] == "RUN_STARTED"
     assert events[-1]["type"] == "RUN_FINISHED"
@@ -160,7 +211,7 @@ def test_a_transcript_arrives_as_the_agui_output_makes_it(
 def test_a_claude_run_names_its_tools_and_flags_the_failed_result(
     serve: Any, tmp_path: Path
 ) -> None:
-    events = events_of(serve(fixtures.claude_file(tmp_path)))
+    events = _unchunked(events_of(serve(fixtures.claude_file(tmp_path))))
     names = [e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"]
     assert names == ["Read", "Bash", "Edit", "Write", "TodoWrite"]
     errors = [e["value"] for e in events if e.get("name") == "streamblocks.view.tool_error"]
@@ -174,7 +225,7 @@ def test_a_claude_run_names_its_tools_and_flags_the_failed_result(
 
 
 def test_the_demo_recording_streams_thinking_text_and_blocks(serve: Any, tmp_path: Path) -> None:
-    events = events_of(serve(fixtures.demo_file(tmp_path)))
+    events = _unchunked(events_of(serve(fixtures.demo_file(tmp_path))))
     types = _types(events)
     assert types.index("REASONING_MESSAGE_CONTENT") < types.index("TEXT_MESSAGE_CONTENT")
     ended = [e["value"]["type"] for e in events if e.get("name") == "streamblocks.block_end"]
@@ -183,7 +234,7 @@ def test_the_demo_recording_streams_thinking_text_and_blocks(serve: Any, tmp_pat
 
 def test_text_with_custom_blocks_reports_the_invalid_one(serve: Any, tmp_path: Path) -> None:
     path = fixtures.write(tmp_path, "reply.md", fixtures.CUSTOM_TEXT)
-    events = events_of(serve(path))
+    events = _unchunked(events_of(serve(path)))
     ends = [e["value"] for e in events if e.get("name") == "streamblocks.block_end"]
     ended = {value["id"]: value for value in ends}
     assert ended["n1"]["content"] == "Keep the *old* API for a release.\n"
@@ -227,7 +278,7 @@ def test_the_page_s_batched_stream_is_the_same_events_and_resumes(
 def test_a_malformed_line_is_a_warning_and_the_rest_is_shown(serve: Any, tmp_path: Path) -> None:
     lines = jsonl(codex_run()).splitlines(keepends=True)
     broken = [*lines[:3], '{"type": "item.completed", "item": {\n', *lines[3:]]
-    events = events_of(serve(fixtures.write(tmp_path, "broken.jsonl", "".join(broken))))
+    events = _unchunked(events_of(serve(fixtures.write(tmp_path, "broken.jsonl", "".join(broken)))))
     warnings = [
         e["value"]["message"] for e in events if e.get("name") == "streamblocks.view.warning"
     ]
@@ -255,7 +306,7 @@ def test_the_export_is_the_content_model_and_opens_again(serve: Any, tmp_path: P
     assert exported == MessageAccumulator().add_all(processor.process(claude_tool_run()))
 
     again = serve(fixtures.write(tmp_path, "run.json", body))
-    events = events_of(again)
+    events = _unchunked(events_of(again))
     assert [e["toolCallName"] for e in events if e["type"] == "TOOL_CALL_START"] == [
         "Read", "Bash", "Edit", "Write", "TodoWrite",
     ]  # fmt: skip
@@ -502,8 +553,8 @@ def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any, whole: b
     from streamblocks.view import source
 
     items = iter(fixtures.subagent_events())
-    events = events_of(serve(source.Items(items, source.Waits()) if whole else items,
-                             fixtures.Replay()))  # fmt: skip
+    events = _unchunked(events_of(serve(source.Items(items, source.Waits()) if whole else items,
+                             fixtures.Replay())))  # fmt: skip
     started = {e["value"]["block_id"] for e in _names_of(events, "streamblocks.block_start")}
     # read whole, the sub-agent's text blocks are their ends alone
     assert started == (set() if whole else {"a2", "b1", "a3"})
@@ -553,7 +604,7 @@ def test_a_file_s_consecutive_deltas_arrive_merged_and_export_the_same(
 ) -> None:
     lines = claude_partial_run()  # text, thinking and arguments a few characters a line
     served = serve(fixtures.write(tmp_path, "partial.jsonl", jsonl(lines)))
-    events = events_of(served)
+    events = _unchunked(events_of(served))
     expected = _expected(lines)
     assert _shape(events) == _shape(expected)
     contents = [e for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
@@ -622,7 +673,8 @@ def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
     # is published before each of them, like a pipe that waits between events
     whole_served = serve(source.Items(iter(events), source.Waits()), fixtures.Replay())
     split_served = serve(iter(events), fixtures.Replay())
-    whole, split = events_of(whole_served), events_of(split_served)
+    sent = events_of(whole_served)
+    whole, split = _unchunked(sent), _unchunked(events_of(split_served))
     started = [value["block_id"] for value in _names(split, "streamblocks.block_start")]
     assert started == ["n1", "c1", "x1", "f1", "k1", "k2", "d1", "t1", "t2"]
     # native code and text whose content is not their deltas' text keep their start
@@ -644,14 +696,81 @@ def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
     assert get(whole_served.url + "export.json")[2] == get(split_served.url + "export.json")[2]
     # and a page resuming inside the run gets the rest exactly
     rest = sse_messages(get(whole_served.url + "events", {"Last-Event-ID": "3"})[2])
-    assert [event for _, event in rest] == whole[3:]
+    assert [event for _, event in rest] == sent[3:]
 
 
 def test_a_card_split_by_a_wait_is_sent_as_it_grows(serve: Any) -> None:
     first = "Before.\n!!n1:note\nfirst line\n"
     with _served_from_a_pipe(serve, first, "first line", "second line\n!!end\n") as (served, _):
-        events = events_of(served)
+        events = _unchunked(events_of(served))
     names = [event.get("name") for event in events if event["type"] == "CUSTOM"]
     assert names[0] == "streamblocks.block_start"
     assert names[-1] == "streamblocks.block_end"
     assert _names(events, "streamblocks.block_end")[0]["content"] == "first line\nsecond line\n"
+
+
+# -- a whole message as one chunk -----------------------------------------------------------
+
+
+def test_a_file_s_whole_messages_arrive_as_one_chunk_each(serve: Any, tmp_path: Path) -> None:
+    lines = claude_partial_run()  # its thinking, text and call arguments streamed in pieces
+    events = events_of(serve(fixtures.write(tmp_path, "partial.jsonl", jsonl(lines))))
+    types = _types(events)
+    assert {"TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"} <= set(types)
+    assert not {"REASONING_START", "TOOL_CALL_START"} & set(types)
+    # the last text has the run's result (a RAW event) between its content and its end
+    [opened] = [index for index, kind in enumerate(types) if kind == "TEXT_MESSAGE_START"]
+    assert types[opened:] == [
+        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RAW", "TEXT_MESSAGE_END", "RUN_FINISHED",
+    ]  # fmt: skip
+    # the card of a call read whole fills at once: no value as far as written
+    assert _names_of(events, "streamblocks.view.partial") == []
+    [call] = [event for event in events if event["type"] == "TOOL_CALL_CHUNK"]
+    assert call["toolCallName"] == "Bash"
+    assert json.loads(call["delta"]) == {"command": "pytest -q"}
+    assert _shape(_unchunked(events)) == _shape(_expected(lines))
+
+
+def test_only_a_message_whole_and_followed_is_folded() -> None:
+    from streamblocks import BlockDelta
+    from streamblocks.view.runs import _folded, _Partial
+    from streamblocks.view.wire import wire_core
+
+    core: Any = wire_core()
+
+    def text(ident: str, delta: str) -> list[dict[str, Any]]:
+        return [
+            core.TextMessageStartEvent(message_id=ident, role="assistant"),
+            core.TextMessageContentEvent(message_id=ident, delta=delta),
+            core.TextMessageEndEvent(message_id=ident),
+        ]
+
+    def call(ident: str, *pieces: Any) -> list[Any]:
+        return [
+            core.ToolCallStartEvent(tool_call_id=ident, tool_call_name="Bash"),
+            *pieces,
+            core.ToolCallEndEvent(tool_call_id=ident),
+        ]
+
+    finished = core.RunFinishedEvent(thread_id="t", run_id="r")
+    # the last message of what is published is not folded: a chunk ends with the next event
+    assert _folded(text("m1", "a")) == text("m1", "a")
+    assert _folded([*text("m1", "a"), finished]) == [
+        core.TextMessageChunkEvent(message_id="m1", role="assistant", delta="a"),
+        finished,
+    ]
+    # something between a message's events: sent as they are
+    between = text("m1", "a")
+    between.insert(2, core.CustomEvent(name="streamblocks.view.warning", value={}))
+    assert _folded([*between, finished]) == [*between, finished]
+    # a folded call's values as far as written are dropped, another call's made
+    delta = BlockDelta("b", "tool_call", "content", '{"a": 1}')
+    args = core.ToolCallArgsEvent(tool_call_id="c1", delta='{"a": 1}')
+    folded = _folded([*call("c1", args, _Partial("c1", delta)), _Partial("c2", delta), finished])
+    assert folded == [
+        core.ToolCallChunkEvent(tool_call_id="c1", tool_call_name="Bash", delta='{"a": 1}'),
+        core.CustomEvent(
+            name="streamblocks.view.partial", value={"tool_call_id": "c2", "value": None}
+        ),
+        finished,
+    ]

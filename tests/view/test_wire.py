@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -106,6 +107,17 @@ def test_any_text_and_value_is_written_as_the_sdk_writes_it(
         ("RawEvent", {"event": value, "source": source}),
         ("CustomEvent", {"name": text, "value": value}),
         ("RunErrorEvent", {"message": text, "code": source}),
+        ("TextMessageChunkEvent", {"message_id": ident, "role": "assistant", "delta": text}),
+        ("ReasoningMessageChunkEvent", {"message_id": ident, "delta": text}),
+        (
+            "ToolCallChunkEvent",
+            {
+                "tool_call_id": ident,
+                "tool_call_name": text,
+                "parent_message_id": source,
+                "delta": source,
+            },
+        ),
     ]
     for cls, fields in made:
         assert encode(getattr(wire, cls)(**fields)) == event_json(getattr(core, cls)(**fields))
@@ -115,3 +127,35 @@ def test_any_text_and_value_is_written_as_the_sdk_writes_it(
 def test_a_field_the_event_does_not_have_is_an_error_not_written() -> None:
     with pytest.raises(TypeError, match="mesage"):
         wire_core().TextMessageEndEvent(message_id="m", mesage="typo")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_viewer_s_block_end_is_the_block_less_its_raw_text_and_offsets(name: str) -> None:
+    ours = _ours(name)
+    full = [encode(event) for event in agui_events(ours, WireAdapter())]
+    lean = [encode(event) for event in agui_events(ours, WireAdapter(lean=True))]
+    assert len(lean) == len(full)
+    for sent, whole in zip(lean, full, strict=True):
+        sent_event, whole_event = json.loads(sent), json.loads(whole)
+        if whole_event.get("name") != "streamblocks.block_end":
+            assert sent == whole
+            continue
+        block, value = whole_event["value"], sent_event["value"]
+        said = block["metadata"] not in (None, {}) and any(
+            key not in ("id", "block_type") and not (key == "params" and item == [])
+            for key, item in block["metadata"].items()
+        )
+        kept = ["id", "type", "syntax", *(["metadata"] if said else []), "content", "attrs"]
+        assert value == {key: block[key] for key in kept}
+        assert list(value) == kept
+
+
+def test_metadata_that_says_more_than_the_id_and_type_is_sent() -> None:
+    events = _ours("custom blocks with metadata")
+    ends = [
+        json.loads(encode(event))["value"]
+        for event in agui_events(events, WireAdapter(lean=True))
+        if "block_end" in encode(event)
+    ]
+    assert any(value.get("metadata", {}).get("owner") == "ana" for value in ends)
+    assert any("metadata" not in value for value in ends)

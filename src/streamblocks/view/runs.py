@@ -62,7 +62,7 @@ from ..content import Message, MessageAccumulator
 from ..ext.agui.payloads import jsonable
 from .message import finished, message_events
 from .source import BadInput, Document
-from .wire import WireAdapter, custom_event, encode
+from .wire import WireAdapter, custom_event, encode, wire_core
 
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
@@ -191,6 +191,97 @@ def _viewer_event(name: str, value: dict[str, Any]) -> dict[str, Any]:
     return custom_event(VIEW_PREFIX + name, value)
 
 
+class _Partial:
+    """A ``streamblocks.view.partial`` event made only when it is sent: the value is
+    not worked out for a call whose events are folded into a chunk (:func:`_folded`)."""
+
+    __slots__ = ("delta", "tool_call_id")
+
+    def __init__(self, tool_call_id: str, delta: BlockDelta) -> None:
+        self.tool_call_id = tool_call_id
+        self.delta = delta
+
+    def made(self) -> dict[str, Any]:
+        value = {"tool_call_id": self.tool_call_id, "value": jsonable(self.delta.partial)}
+        return _viewer_event("partial", value)
+
+
+# A message's first AG-UI event: the key of its id, its content events, its last event,
+# the events between that say nothing the chunk does not.
+_FOLDS = {
+    "TEXT_MESSAGE_START": ("messageId", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", ()),
+    "REASONING_START": (
+        "messageId",
+        "REASONING_MESSAGE_CONTENT",
+        "REASONING_END",
+        ("REASONING_MESSAGE_START", "REASONING_MESSAGE_END"),
+    ),
+    "TOOL_CALL_START": ("toolCallId", "TOOL_CALL_ARGS", "TOOL_CALL_END", ()),
+}
+
+
+def _chunk(events: list[Any], at: int) -> tuple[dict[str, Any], int] | None:
+    """The message starting at ``events[at]`` as one ``*_CHUNK`` event and the index
+    past its last event, when all of it is there, nothing else comes between, and
+    something follows it (a chunk's message ends with the next event: AG-UI's rule)."""
+    first = events[at]
+    key, content, last, between = _FOLDS[first["type"]]
+    ident = first[key]
+    deltas: list[str] = []
+    for index in range(at + 1, len(events) - 1):
+        event = events[index]
+        kind = type(event)
+        if kind is _Partial and event.tool_call_id == ident:
+            continue  # the card fills at once: no value as far as written
+        if kind is not dict or event.get(key) != ident:
+            return None
+        name = event["type"]
+        if name == content:
+            deltas.append(event["delta"])
+        elif name == last:
+            return _chunked(first, ident, "".join(deltas)), index + 1
+        elif name not in between:
+            return None
+    return None
+
+
+def _chunked(first: dict[str, Any], ident: str, text: str) -> dict[str, Any]:
+    core: Any = wire_core()
+    name = first["type"]
+    if name == "TEXT_MESSAGE_START":
+        return core.TextMessageChunkEvent(message_id=ident, role=first["role"], delta=text)  # type: ignore[no-any-return]
+    if name == "REASONING_START":
+        return core.ReasoningMessageChunkEvent(message_id=ident, delta=text)  # type: ignore[no-any-return]
+    return core.ToolCallChunkEvent(  # type: ignore[no-any-return]
+        tool_call_id=ident,
+        tool_call_name=first["toolCallName"],
+        parent_message_id=first.get("parentMessageId"),
+        delta=text or None,
+    )
+
+
+def _folded(events: list[Any]) -> list[Any]:
+    """``events`` with each text message, reasoning message and tool call that is
+    whole among them as one ``TEXT_MESSAGE_CHUNK``, ``REASONING_MESSAGE_CHUNK`` or
+    ``TOOL_CALL_CHUNK`` (a call's ``partial`` values dropped: its card fills at once),
+    the other ``partial`` values made."""
+    out: list[Any] = []
+    index, count = 0, len(events)
+    while index < count:
+        event = events[index]
+        index += 1
+        kind = type(event)
+        if kind is dict:
+            if event["type"] in _FOLDS:
+                found = _chunk(events, index - 1)
+                if found is not None:
+                    event, index = found
+        elif kind is _Partial:
+            event = event.made()
+        out.append(event)
+    return out
+
+
 def _merges(held: Any, event: Any) -> bool:
     """Whether ``event`` continues the delta ``held`` (the same text, or the same part
     of the same block)."""
@@ -236,12 +327,12 @@ class _Converter:
 
     def __init__(self, run: Run, on_warning: Callable[[str], None] | None = None) -> None:
         self.run = run
-        self.output = WireAdapter()  # fresh: this stream's own
+        self.output = WireAdapter(lean=True)  # fresh: this stream's own
         self.to_agui = self.output.to_protocol_event  # (a new list each call)
         self.on_warning = on_warning
         self.nested: set[str] = set()  # sub-agent blocks whose row was announced
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
-        self.pending: list[str] = []  # encoded, not yet published
+        self.pending: list[Any] = []  # converted, not yet folded, encoded and published
         self.held: list[Any] = []  # consecutive deltas to merge, not converted yet
         self.block: list[Any] = []  # a card's start, metadata and deltas, not converted yet
 
@@ -341,8 +432,7 @@ class _Converter:
         call[1] += len(event.text)
         if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
             call[2] = call[1]
-            value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
-            out.append(_viewer_event("partial", value))
+            out.append(_Partial(call[0], event))
         return out
 
     def _start(self, event: BlockStart) -> list[Any]:
@@ -389,18 +479,20 @@ class _Converter:
         if self.held:
             self.release()
         pending = self.pending
-        pending.extend(map(encode, agui))
+        pending.extend(agui)
         if len(pending) >= _PUBLISH_EVERY:
             self.flush()
 
     def flush(self) -> None:
-        """Publish what is held back (before the reader waits for more input)."""
+        """Publish what is held back (before the reader waits for more input): each
+        message that starts and ends in it folded into one chunk (:func:`_folded`), and
+        encoded."""
         if self.block:
             self.release_block()
         if self.held:
             self.release()
         if self.pending:
-            self.run.extend(self.pending)
+            self.run.extend(map(encode, _folded(self.pending)))
             self.pending = []
 
     def warn(self, message: str) -> None:

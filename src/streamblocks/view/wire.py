@@ -21,7 +21,7 @@ from pydantic_core import to_json
 
 from ..core.events import BlockEnd
 from ..ext.agui import AGUIOutputAdapter
-from ..ext.agui.payloads import block_payload
+from ..ext.agui.payloads import jsonable
 from ..ext.agui.sse import _fields, event_json
 
 Maker = Callable[..., dict[str, Any]]
@@ -99,14 +99,49 @@ def wire_core() -> _WireCore:
     return _wire_core
 
 
+def _says_more(metadata: Any) -> bool:
+    """Whether a block's metadata says more than the block's id and type (and no
+    parameters), which is all most blocks' metadata says."""
+    if type(metadata) is not dict:
+        return metadata is not None
+    for key, value in metadata.items():
+        if key != "id" and key != "block_type" and not (key == "params" and value == []):
+            return True
+    return False
+
+
+def lean_payload(event: BlockEnd) -> dict[str, Any]:
+    """``streamblocks.block_end`` as the viewer sends it: what a row shows of a finished
+    block (its id, type, syntax, content, attributes, and its metadata when that says
+    more than the id and type), without its raw text and offsets; the export is made
+    from the block itself, not from this."""
+    block = event.block
+    payload = {"id": block.id, "type": block.type, "syntax": block.syntax}
+    metadata = jsonable(block.metadata)
+    if _says_more(metadata):
+        payload["metadata"] = metadata
+    payload["content"] = jsonable(block.content)
+    payload["attrs"] = jsonable(dict(block.attrs))
+    return payload
+
+
 class WireAdapter(AGUIOutputAdapter):
     """The project's AG-UI output adapter making wire dicts instead of SDK models (the
-    events it passes through from an AG-UI input stay the SDK's models)."""
+    events it passes through from an AG-UI input stay the SDK's models). ``lean``: a
+    block's end as :func:`lean_payload` (the viewer's), else the whole block."""
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, *, lean: bool = False, **options: Any) -> None:
         super().__init__(**options)
         core: Any = wire_core()
         self._core = self._blocks.core = core
+        self.lean = lean
+        if lean:
+            self._blocks.payload = lean_payload
+
+    def for_stream(self) -> WireAdapter:
+        return WireAdapter(
+            lean=self.lean, groups=self.groups, thread_id=self.thread_id, run_id=self.run_id
+        )
 
     def card_end(self, event: BlockEnd) -> list[Any]:
         """The events of a card's end whose start, metadata and deltas were never
@@ -116,7 +151,7 @@ class WireAdapter(AGUIOutputAdapter):
         self._start_run(out)
         self._end_text(out)
         if "blocks" in self.groups:
-            out.append(self._blocks.custom("block_end", block_payload(event)))
+            out.append(self._blocks.custom("block_end", self._blocks.payload(event)))
         return out
 
 

@@ -41,7 +41,10 @@ class _Open:
 
 class BlockEvents:
     """The AG-UI events of one stream's blocks. ``parent_message_id`` is the last text
-    message (a tool call's parent); ``new_id`` numbers messages with the text's ids."""
+    message (a tool call's parent); ``new_id`` numbers messages with the text's ids;
+    ``payload`` makes ``streamblocks.block_end``'s value (the viewer sends less)."""
+
+    payload: Callable[[BlockEnd], dict[str, Any]] = staticmethod(block_payload)
 
     def __init__(self, core: Any, groups: Collection[str], new_id: Callable[[str], str]) -> None:
         self.core = core
@@ -171,7 +174,7 @@ class BlockEvents:
                 )
         elif opened.kind == "custom":
             if "blocks" in self.groups:
-                out.append(self.custom("block_end", block_payload(event)))
+                out.append(self.custom("block_end", self.payload(event)))
         else:
             self._close_open(opened, out, block.content if block.content is not None else {})
 

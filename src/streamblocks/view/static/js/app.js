@@ -16,9 +16,11 @@ const FRAME_BUDGET_MS = 24; // events applied per animation frame, at most this 
 const NATIVE_ROWS = { command: "sb-command", file_change: "sb-file-change", code: "sb-code-block", todo: "sb-todo" };
 const QUIET_TYPES = new Set([
   "STEP_STARTED", "STEP_FINISHED", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT",
-  "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA", "TEXT_MESSAGE_CHUNK", "TOOL_CALL_CHUNK",
-  "REASONING_ENCRYPTED_VALUE", "THINKING_START", "THINKING_END",
+  "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA", "REASONING_ENCRYPTED_VALUE", "THINKING_START",
+  "THINKING_END",
 ]);
+// A *_CHUNK event's message: its rows by id, and the key of the id in the event.
+const CHUNKS = { TEXT_MESSAGE_CHUNK: ["texts", "messageId"], REASONING_MESSAGE_CHUNK: ["thoughts", "messageId"], TOOL_CALL_CHUNK: ["tools", "toolCallId"] };
 const AFTER_TOOLS = new Set(["result", "command", "file", "code", "todo"]); // what tool results show
 const TURN_STARTS = new Set(["text", "thinking", "tool"]);
 const BEFORE_EVENTS = new Set(["connecting", "waiting", "disconnected"]); // states an event ends
@@ -62,6 +64,7 @@ class Run extends HTMLElement {
     this.toolNames = new Map();
     this.lastResult = new Map();
     this.parentOf = null; // the tool call id the next row nests under
+    this.chunk = null; // the row of the last *_CHUNK event: it ends with the next event
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
     this.started = null;
     this.count = 0;
@@ -193,6 +196,7 @@ class Run extends HTMLElement {
     if (this.started === null) this.started = performance.now();
     if (BEFORE_EVENTS.has(this.current) && !this.finished) this.state("streaming");
     try {
+      if (this.chunk !== null) this.endChunk(event);
       this.apply(event);
     } catch (error) {
       this.warn(`could not show a ${event.type} event: ${error.message}`);
@@ -206,6 +210,25 @@ class Run extends HTMLElement {
     item.do(method, arg);
     if (item.el !== null) this.list.touch(item);
     return item;
+  }
+
+  // A message sent as *_CHUNK events ends with the first event that does not continue
+  // it (AG-UI's rule; the server sends a whole message as one chunk).
+  endChunk(event) {
+    const item = this.chunk;
+    const found = CHUNKS[event.type];
+    if (found !== undefined && this[found[0]].get(event[found[1]]) === item) return;
+    this.chunk = null;
+    item.do("end");
+    if (item.el !== null) this.list.touch(item);
+  }
+
+  // A *_CHUNK event: its message's row (made by the first chunk), the text it adds.
+  chunked(event, rows, key, tag, args = NONE) {
+    let item = rows.get(key);
+    if (item === undefined) item = this.add(tag, args, rows, key);
+    if (typeof event.delta === "string" && event.delta) this.do(rows, key, "add", event.delta);
+    this.chunk = item;
   }
 
   // The thinking row of a reasoning event (made if it is not there yet).
@@ -229,6 +252,16 @@ class Run extends HTMLElement {
         return;
       case "TEXT_MESSAGE_END":
         this.do(this.texts, event.messageId, "end");
+        return;
+      case "TEXT_MESSAGE_CHUNK":
+        this.chunked(event, this.texts, event.messageId, "sb-text");
+        return;
+      case "REASONING_MESSAGE_CHUNK":
+        this.chunked(event, this.thoughts, event.messageId ?? "current", "sb-thinking");
+        return;
+      case "TOOL_CALL_CHUNK":
+        if (!this.tools.has(event.toolCallId)) this.toolNames.set(event.toolCallId, event.toolCallName);
+        this.chunked(event, this.tools, event.toolCallId, "sb-tool-call", [event.toolCallName, event.toolCallId]);
         return;
       case "REASONING_START":
       case "REASONING_MESSAGE_START":
@@ -349,6 +382,7 @@ class Run extends HTMLElement {
   finish(state, result, error, reason = null) {
     if (this.finished) return;
     this.finished = true;
+    if (this.chunk !== null) this.endChunk({});
     this.elapsed = this.started === null ? 0 : performance.now() - this.started;
     this.source.close();
     this.state(state);
