@@ -223,12 +223,11 @@ class Run extends HTMLElement {
     if (item.el !== null) this.list.touch(item);
   }
 
-  // A *_CHUNK event: its message's row (made by the first chunk), the text it adds.
+  // A *_CHUNK event: a new row, or more of the chunked message before it (an id used
+  // again later is another message, as its *_START would be).
   chunked(event, rows, key, tag, args = NONE) {
-    let item = rows.get(key);
-    if (item === undefined) item = this.add(tag, args, rows, key);
+    if (this.chunk === null) this.chunk = this.add(tag, args, rows, key);
     if (typeof event.delta === "string" && event.delta) this.do(rows, key, "add", event.delta);
-    this.chunk = item;
   }
 
   // The thinking row of a reasoning event (made if it is not there yet).
@@ -260,7 +259,7 @@ class Run extends HTMLElement {
         this.chunked(event, this.thoughts, event.messageId ?? "current", "sb-thinking");
         return;
       case "TOOL_CALL_CHUNK":
-        if (!this.tools.has(event.toolCallId)) this.toolNames.set(event.toolCallId, event.toolCallName);
+        if (this.chunk === null) this.toolNames.set(event.toolCallId, event.toolCallName);
         this.chunked(event, this.tools, event.toolCallId, "sb-tool-call", [event.toolCallName, event.toolCallId]);
         return;
       case "REASONING_START":
