@@ -13,6 +13,9 @@ every event was applied and the rows. ``--pace`` spreads the body over that many
 ``--static`` folders (a copy of the page from another commit:
 ``git archive REV src/streamblocks/view/static | tar -x --strip-components=4 -C DIR``)
 are measured in turns, round after round, so that they share the machine's load.
+``--src`` names, for each ``--static`` folder in order, the ``src`` folder of the
+server that records its run (``git archive REV src | tar -x -C DIR``, then ``DIR/src``):
+a page and the messages of its own server, when the two changed together.
 """
 
 from __future__ import annotations
@@ -38,13 +41,16 @@ from streamblocks.view.server import CSP, static_dir
 MEDIA = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
 
 
-def record(path: Path) -> tuple[bytes, bytes]:
-    """What a page reads of ``streamblocks view PATH``: ``/events?batch`` and ``/info.json``."""
+def record(path: Path, src: Path | None = None) -> tuple[bytes, bytes]:
+    """What a page reads of ``streamblocks view PATH``: ``/events?batch`` and ``/info.json``
+    (the server run from ``src`` when given)."""
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
     process = subprocess.Popen(
         [sys.executable, "-m", "streamblocks", "view", str(path), "--no-open"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         text=True,
+        env=env,
     )
     try:
         assert process.stdout is not None
@@ -136,19 +142,25 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pace", type=float, default=0.0, help="send the run over SECONDS")
     parser.add_argument("--static", type=Path, nargs="+", default=[static_dir()])
+    parser.add_argument("--src", type=Path, nargs="+", help="each --static's server source")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
+    sources = args.src or [None] * len(args.static)
+    if len(sources) != len(args.static):
+        parser.error("--src names one folder for each --static folder")
     from playwright.sync_api import sync_playwright
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=args.chromium, args=ARGS)
         for title, path, size in inputs(folder, args.mb, args.kinds):
-            body, info = record(path)
-            print(f"{title} {size:.1f} MB: {len(body) / 1e6:.1f} MB of messages", flush=True)
+            recorded = {src: record(path, src) for src in dict.fromkeys(sources)}
+            for src, (body, _) in recorded.items():
+                print(f"{title} {size:.1f} MB: {len(body) / 1e6:.1f} MB of messages ({src})")
             found: dict[Path, list[dict[str, float]]] = {static: [] for static in args.static}
             for _ in range(args.rounds):
-                for static in args.static:
+                for static, src in zip(args.static, sources, strict=True):
+                    body, info = recorded[src]
                     server = replay(static, body, info, args.pace)
                     try:
                         url = f"http://127.0.0.1:{server.server_address[1]}/"

@@ -731,46 +731,27 @@ def test_a_file_s_whole_messages_arrive_as_one_chunk_each(serve: Any, tmp_path: 
     assert _shape(_unchunked(events)) == _shape(_expected(lines))
 
 
-def test_only_a_message_whole_and_followed_is_folded() -> None:
-    from streamblocks import BlockDelta
-    from streamblocks.view.runs import _folded, _Partial
-    from streamblocks.view.wire import wire_core
+def test_a_message_that_ends_what_is_published_is_sent_as_its_events(serve: Any) -> None:
+    # published line by line (a pipe that waits between lines): each thinking block, text
+    # and call ends what is published, so each is its message's events, as the output
+    # adapter makes them, not a chunk (which would stay open until the next line)
+    lines = claude_partial_run()
+    events = events_of(serve(iter(lines)))
+    assert not {"REASONING_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"} & set(_types(events))
 
-    core: Any = wire_core()
+    def messages(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        kinds = (
+            "TEXT_MESSAGE_",
+            "REASONING_",
+            "TOOL_CALL_START",
+            "TOOL_CALL_ARGS",
+            "TOOL_CALL_END",
+        )
+        found = _merged([event for event in events if event["type"].startswith(kinds)])
+        for event in found:  # the ids less the run's own stream id
+            for key in ("messageId", "parentMessageId"):
+                if key in event:
+                    event[key] = event[key].split("-", 1)[1]
+        return found
 
-    def text(ident: str, delta: str) -> list[dict[str, Any]]:
-        return [
-            core.TextMessageStartEvent(message_id=ident, role="assistant"),
-            core.TextMessageContentEvent(message_id=ident, delta=delta),
-            core.TextMessageEndEvent(message_id=ident),
-        ]
-
-    def call(ident: str, *pieces: Any) -> list[Any]:
-        return [
-            core.ToolCallStartEvent(tool_call_id=ident, tool_call_name="Bash"),
-            *pieces,
-            core.ToolCallEndEvent(tool_call_id=ident),
-        ]
-
-    finished = core.RunFinishedEvent(thread_id="t", run_id="r")
-    # the last message of what is published is not folded: a chunk ends with the next event
-    assert _folded(text("m1", "a")) == text("m1", "a")
-    assert _folded([*text("m1", "a"), finished]) == [
-        core.TextMessageChunkEvent(message_id="m1", role="assistant", delta="a"),
-        finished,
-    ]
-    # something between a message's events: sent as they are
-    between = text("m1", "a")
-    between.insert(2, core.CustomEvent(name="streamblocks.view.warning", value={}))
-    assert _folded([*between, finished]) == [*between, finished]
-    # a folded call's values as far as written are dropped, another call's made
-    delta = BlockDelta("b", "tool_call", "content", '{"a": 1}')
-    args = core.ToolCallArgsEvent(tool_call_id="c1", delta='{"a": 1}')
-    folded = _folded([*call("c1", args, _Partial("c1", delta)), _Partial("c2", delta), finished])
-    assert folded == [
-        core.ToolCallChunkEvent(tool_call_id="c1", tool_call_name="Bash", delta='{"a": 1}'),
-        core.CustomEvent(
-            name="streamblocks.view.partial", value={"tool_call_id": "c2", "value": None}
-        ),
-        finished,
-    ]
+    assert messages(events) == messages(_unmerged(lines))

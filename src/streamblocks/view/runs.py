@@ -62,12 +62,12 @@ from ..content import Message, MessageAccumulator
 from ..ext.agui.payloads import jsonable
 from .message import finished, message_events
 from .source import BadInput, Document
-from .wire import WireAdapter, custom_event, encode, wire_core
+from .wire import CHUNKS, WireAdapter, custom_event, encode, opened
 
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 _PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing them
-_NOT_CARDS = frozenset({"thinking", "reasoning", "tool_call", "tool_result"})
+_ENDS_TEXT = frozenset({BlockStart, BlockEnd, BlockError, StreamFinished})  # the adapter's
 
 
 class Run:
@@ -191,97 +191,6 @@ def _viewer_event(name: str, value: dict[str, Any]) -> dict[str, Any]:
     return custom_event(VIEW_PREFIX + name, value)
 
 
-class _Partial:
-    """A ``streamblocks.view.partial`` event made only when it is sent: the value is
-    not worked out for a call whose events are folded into a chunk (:func:`_folded`)."""
-
-    __slots__ = ("delta", "tool_call_id")
-
-    def __init__(self, tool_call_id: str, delta: BlockDelta) -> None:
-        self.tool_call_id = tool_call_id
-        self.delta = delta
-
-    def made(self) -> dict[str, Any]:
-        value = {"tool_call_id": self.tool_call_id, "value": jsonable(self.delta.partial)}
-        return _viewer_event("partial", value)
-
-
-# A message's first AG-UI event: the key of its id, its content events, its last event,
-# the events between that say nothing the chunk does not.
-_FOLDS = {
-    "TEXT_MESSAGE_START": ("messageId", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", ()),
-    "REASONING_START": (
-        "messageId",
-        "REASONING_MESSAGE_CONTENT",
-        "REASONING_END",
-        ("REASONING_MESSAGE_START", "REASONING_MESSAGE_END"),
-    ),
-    "TOOL_CALL_START": ("toolCallId", "TOOL_CALL_ARGS", "TOOL_CALL_END", ()),
-}
-
-
-def _chunk(events: list[Any], at: int) -> tuple[dict[str, Any], int] | None:
-    """The message starting at ``events[at]`` as one ``*_CHUNK`` event and the index
-    past its last event, when all of it is there, nothing else comes between, and
-    something follows it (a chunk's message ends with the next event: AG-UI's rule)."""
-    first = events[at]
-    key, content, last, between = _FOLDS[first["type"]]
-    ident = first[key]
-    deltas: list[str] = []
-    for index in range(at + 1, len(events) - 1):
-        event = events[index]
-        kind = type(event)
-        if kind is _Partial and event.tool_call_id == ident:
-            continue  # the card fills at once: no value as far as written
-        if kind is not dict or event.get(key) != ident:
-            return None
-        name = event["type"]
-        if name == content:
-            deltas.append(event["delta"])
-        elif name == last:
-            return _chunked(first, ident, "".join(deltas)), index + 1
-        elif name not in between:
-            return None
-    return None
-
-
-def _chunked(first: dict[str, Any], ident: str, text: str) -> dict[str, Any]:
-    core: Any = wire_core()
-    name = first["type"]
-    if name == "TEXT_MESSAGE_START":
-        return core.TextMessageChunkEvent(message_id=ident, role=first["role"], delta=text)  # type: ignore[no-any-return]
-    if name == "REASONING_START":
-        return core.ReasoningMessageChunkEvent(message_id=ident, delta=text)  # type: ignore[no-any-return]
-    return core.ToolCallChunkEvent(  # type: ignore[no-any-return]
-        tool_call_id=ident,
-        tool_call_name=first["toolCallName"],
-        parent_message_id=first.get("parentMessageId"),
-        delta=text or None,
-    )
-
-
-def _folded(events: list[Any]) -> list[Any]:
-    """``events`` with each text message, reasoning message and tool call that is
-    whole among them as one ``TEXT_MESSAGE_CHUNK``, ``REASONING_MESSAGE_CHUNK`` or
-    ``TOOL_CALL_CHUNK`` (a call's ``partial`` values dropped: its card fills at once),
-    the other ``partial`` values made."""
-    out: list[Any] = []
-    index, count = 0, len(events)
-    while index < count:
-        event = events[index]
-        index += 1
-        kind = type(event)
-        if kind is dict:
-            if event["type"] in _FOLDS:
-                found = _chunk(events, index - 1)
-                if found is not None:
-                    event, index = found
-        elif kind is _Partial:
-            event = event.made()
-        out.append(event)
-    return out
-
-
 def _merges(held: Any, event: Any) -> bool:
     """Whether ``event`` continues the delta ``held`` (the same text, or the same part
     of the same block)."""
@@ -298,11 +207,12 @@ def _merges(held: Any, event: Any) -> bool:
     )
 
 
-def _card(start: BlockStart) -> bool:
-    """Whether the block's AG-UI events are the ``streamblocks.block_*`` custom events
-    (not a reasoning message, a tool call or a tool result)."""
+def _held(start: BlockStart) -> bool:
+    """Whether the block is held from its start, to be sent as one event when it ends
+    in hand: a card (its ``block_end``), thinking or a provider's tool call (a chunk);
+    not a tool result (its one event comes at its end) nor a gadget call."""
     if start.syntax == "native":
-        return start.block_type not in _NOT_CARDS
+        return start.block_type != "tool_result"
     return start.syntax != "gadget"
 
 
@@ -350,11 +260,11 @@ class _Converter:
             if kind is BlockEnd and event.block.id == opened and _whole(block, event):
                 self.block = []
                 if self.held:
-                    self.release()
-                self.publish(self.convert(event, whole=True))
+                    self.release(ends_text=True)
+                self.publish(self.convert(event, whole=block))
                 return
             self.release_block()
-        if type(event) is BlockStart and _card(event):
+        if type(event) is BlockStart and _held(event):
             self.block = [event]
             return
         self._take(event)
@@ -376,11 +286,12 @@ class _Converter:
             held.append(event)
             return
         if held:
-            self.release()
+            self.release(type(event) in _ENDS_TEXT)
         self.publish(self.convert(event))
 
-    def release(self) -> None:
-        """Convert the held deltas as one."""
+    def release(self, ends_text: bool = False) -> None:
+        """Convert the held deltas as one; ``ends_text``: the event in hand ends the
+        text, so a text not begun before is whole, one ``TEXT_MESSAGE_CHUNK``."""
         held = self.held
         if not held:
             return
@@ -392,11 +303,17 @@ class _Converter:
                 event = TextDelta(text)
             else:
                 event = event._replace(text=text, partial_at=held[-1].partial_at)
+        if ends_text and type(event) is TextDelta and event.text:
+            chunk = self.output.text_chunk(event.text)
+            if chunk is not None:
+                self.run.kept.append(event)
+                self.publish(chunk)
+                return
         self.publish(self.convert(event))
 
-    def convert(self, event: Any, whole: bool = False) -> list[Any]:
-        """The AG-UI events for ``event``; ``whole``: a card's end whose start, metadata
-        and deltas were held back (:meth:`WireAdapter.card_end`)."""
+    def convert(self, event: Any, whole: list[Any] | None = None) -> list[Any]:
+        """The AG-UI events for ``event``; ``whole``: the start, metadata and deltas of
+        the block ``event`` ends, held back (:meth:`WireAdapter.whole_end`)."""
         kind = type(event)
         if kind is TextDelta:  # the common cases first: nothing of the viewer's own to add
             if event.text:
@@ -432,7 +349,8 @@ class _Converter:
         call[1] += len(event.text)
         if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
             call[2] = call[1]
-            out.append(_Partial(call[0], event))
+            value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
+            out.append(_viewer_event("partial", value))
         return out
 
     def _start(self, event: BlockStart) -> list[Any]:
@@ -450,12 +368,12 @@ class _Converter:
             self.calls[event.block_id] = [str(call_id), 0, 0]
         return out
 
-    def _end(self, event: BlockEnd, whole: bool) -> list[Any]:
+    def _end(self, event: BlockEnd, whole: list[Any] | None) -> list[Any]:
         """A block's end (kept for the export): the ``parent`` before a sub-agent's
         row made now (its start was not announced), ``tool_error`` after a failed
         tool result."""
         self.run.kept.append(event)
-        out = self.output.card_end(event) if whole else self.to_agui(event)
+        out = self.to_agui(event) if whole is None else self.output.whole_end(event, whole)
         block = event.block
         attrs = block.attrs
         parent = attrs.get("parent_id")
@@ -484,15 +402,18 @@ class _Converter:
             self.flush()
 
     def flush(self) -> None:
-        """Publish what is held back (before the reader waits for more input): each
-        message that starts and ends in it folded into one chunk (:func:`_folded`), and
-        encoded."""
+        """Publish what is held back (before the reader waits for more input), encoded;
+        a chunk that would end it as the events of its message (:func:`opened`)."""
         if self.block:
             self.release_block()
         if self.held:
             self.release()
-        if self.pending:
-            self.run.extend(map(encode, _folded(self.pending)))
+        pending = self.pending
+        if pending:
+            last = pending[-1]
+            if type(last) is dict and last["type"] in CHUNKS:
+                pending[-1:] = opened(last)
+            self.run.extend(map(encode, pending))
             self.pending = []
 
     def warn(self, message: str) -> None:

@@ -14,17 +14,19 @@ real models (an AG-UI input) go out unchanged.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 from pydantic_core import to_json
 
-from ..core.events import BlockEnd
+from ..core.events import BlockDelta, BlockEnd
 from ..ext.agui import AGUIOutputAdapter
 from ..ext.agui.payloads import jsonable
 from ..ext.agui.sse import _fields, event_json
 
 Maker = Callable[..., dict[str, Any]]
+_THINKING = ("thinking", "reasoning")  # the block types the output makes reasoning of
 
 
 def _maker(cls: Any) -> Maker:
@@ -143,16 +145,91 @@ class WireAdapter(AGUIOutputAdapter):
             lean=self.lean, groups=self.groups, thread_id=self.thread_id, run_id=self.run_id
         )
 
-    def card_end(self, event: BlockEnd) -> list[Any]:
-        """The events of a card's end whose start, metadata and deltas were never
-        converted: what :meth:`to_protocol_event` gives for it less the ``block_start``
-        it would make for a start it did not see."""
+    def text_chunk(self, text: str) -> list[Any] | None:
+        """A run of text whose end is in hand (the next event ends it) as one
+        ``TEXT_MESSAGE_CHUNK``: what :meth:`to_protocol_event` gives for the text and
+        for the end of its message, in one event; ``None`` when a message is open."""
+        if self._message_id is not None:
+            return None
+        out: list[Any] = []
+        self._start_run(out)
+        message_id = self._new_id("m")
+        if "text" in self.groups:
+            out.append(
+                self._core.TextMessageChunkEvent(
+                    message_id=message_id, role="assistant", delta=text
+                )
+            )
+            self._blocks.parent_message_id = message_id
+        return out
+
+    def whole_end(self, event: BlockEnd, held: list[Any]) -> list[Any]:
+        """The events of a block whose start, metadata and deltas (``held``) were
+        never converted, as one: a card's ``block_end``, a thinking block's
+        ``REASONING_MESSAGE_CHUNK``, a tool call's ``TOOL_CALL_CHUNK``. What
+        :meth:`to_protocol_event` gives for them all, less a ``block_start`` (the page
+        makes a card's row from its end) and with the message's events in one."""
         out: list[Any] = []
         self._start_run(out)
         self._end_text(out)
-        if "blocks" in self.groups:
+        block, core, groups = event.block, self._core, self.groups
+        kind = block.type if block.syntax == "native" else None
+        if kind == "tool_call" or kind in _THINKING:
+            text = "".join([delta.text for delta in held if type(delta) is BlockDelta])
+            if kind == "tool_call" and "tool_calls" in groups:
+                attrs = block.attrs
+                content = block.content if block.content is not None else {}
+                out.append(
+                    core.ToolCallChunkEvent(
+                        tool_call_id=str(attrs.get("id") or block.id),
+                        tool_call_name=str(attrs.get("name") or block.type),
+                        parent_message_id=self._blocks.parent_message_id,
+                        delta=text or json.dumps(jsonable(content), ensure_ascii=False),
+                    )
+                )
+            elif kind in _THINKING and "thinking" in groups:
+                message_id = f"{self._blocks.stream_id}-{block.id}"
+                out.append(core.ReasoningMessageChunkEvent(message_id=message_id, delta=text))
+        elif "blocks" in groups:
             out.append(self._blocks.custom("block_end", self._blocks.payload(event)))
         return out
+
+
+CHUNKS = frozenset({"TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"})
+
+
+def opened(chunk: dict[str, Any]) -> list[dict[str, Any]]:
+    """A chunk made by :class:`WireAdapter` as the events of its message, as the
+    output adapter makes them: what is sent when nothing follows the chunk yet (a
+    chunk's message ends with the next event, AG-UI's rule)."""
+    core: Any = wire_core()
+    kind = chunk["type"]
+    if kind == "TOOL_CALL_CHUNK":
+        ident = chunk["toolCallId"]
+        return [
+            core.ToolCallStartEvent(
+                tool_call_id=ident,
+                tool_call_name=chunk["toolCallName"],
+                parent_message_id=chunk.get("parentMessageId"),
+            ),
+            core.ToolCallArgsEvent(tool_call_id=ident, delta=chunk["delta"]),
+            core.ToolCallEndEvent(tool_call_id=ident),
+        ]
+    ident, delta = chunk["messageId"], chunk["delta"]
+    if kind == "TEXT_MESSAGE_CHUNK":
+        return [
+            core.TextMessageStartEvent(message_id=ident, role=chunk["role"]),
+            core.TextMessageContentEvent(message_id=ident, delta=delta),
+            core.TextMessageEndEvent(message_id=ident),
+        ]
+    content = [core.ReasoningMessageContentEvent(message_id=ident, delta=delta)] if delta else []
+    return [
+        core.ReasoningStartEvent(message_id=ident),
+        core.ReasoningMessageStartEvent(message_id=ident),
+        *content,
+        core.ReasoningMessageEndEvent(message_id=ident),
+        core.ReasoningEndEvent(message_id=ident),
+    ]
 
 
 def custom_event(name: str, value: Any) -> dict[str, Any]:
