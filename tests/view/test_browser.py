@@ -742,3 +742,21 @@ def test_a_tool_call_streamed_in_pieces_keeps_one_record_of_its_arguments(
         ["add", '{"command": "pytest -q"}', "end", None],
         "pytest -q",
     ]
+
+
+def test_a_tool_call_s_arguments_are_searched_as_written(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    # A call read whole comes as one chunk: its arguments are JSON text, with quotes and
+    # line breaks escaped; search matches their strings as the model wrote them.
+    page = pages().open(serve(fixtures.claude_file(tmp_path)).url)
+    found = page.evaluate(
+        """async () => {
+      const { Item } = await import("/static/js/list.js");
+      const item = new Item("sb-tool-call", ["Write", "c1"]);
+      item.do("add", JSON.stringify({ content: 'say "hi"\\ncafé' }));
+      item.do("end");
+      return item.text();
+    }"""
+    )
+    assert 'say "hi"\ncafé' in found

@@ -94,10 +94,19 @@ export class Item {
     return el;
   }
 
+  // What search looks through: the row's arguments and records, and a tool call's
+  // arguments parsed, so that their strings are matched as written, not escaped as JSON.
   text() {
     const into = strings(this.args, []);
     const ops = this.ops;
     if (ops !== null) for (let i = 1; i < ops.length; i += 2) strings(ops[i], into);
+    if (this.kind === "tool") {
+      try {
+        strings(JSON.parse(this.added() ?? ""), into);
+      } catch {
+        // arguments that are not (yet) JSON: searched as their text
+      }
+    }
     return into.join("\n");
   }
 }
