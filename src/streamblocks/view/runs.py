@@ -14,10 +14,17 @@ read a line at a time is one ``TEXT_MESSAGE_CONTENT`` per run of text between bl
 one per line. Likewise a block shown as a card (every block but thinking, tool calls
 and tool results) that starts and ends while the reader has it in hand is sent as its
 ``streamblocks.block_end`` alone: the page makes the card's row from it, as it does for
-a block whose start it did not see, and the end carries the whole block (its metadata,
-content and text). A dense markdown file is 4 AG-UI events a section instead of 7.
-Published events never change, so an event's number (the SSE ``id``) is the same for
-every page and a reconnecting page resumes exactly; the text is the same.
+a block whose start it did not see, and the end carries what the row shows (the
+viewer's lean end, :func:`~streamblocks.view.wire.lean_payload`: no raw text or
+offsets). A run of text, a thinking block or a provider's tool call whose end is in
+hand is one ``*_CHUNK`` event (:meth:`~streamblocks.view.wire.WireAdapter.text_chunk`,
+:meth:`~streamblocks.view.wire.WireAdapter.whole_end`), except the last event published
+before the reader waits, sent as its message's events
+(:func:`~streamblocks.view.wire.opened`): a chunk's message ends with the next event. A
+dense markdown file is 2 AG-UI events a section instead of 7, a Claude transcript's turn
+8 instead of 21. Published events never change, so an event's number (the SSE ``id``)
+is the same for every page and a reconnecting page resumes exactly; the text is the
+same.
 
 *Export JSON* folds the run into a :class:`~streamblocks.content.Message` only when it is
 asked for: the reader keeps the events the fold needs (visible text and ended blocks)
@@ -30,7 +37,8 @@ error flag), ``parent`` (the next row belongs to the sub-agent started by the to
 ``parent_id``: its block carries ``attrs["parent_id"]``, which the AG-UI events drop),
 ``partial`` (a tool call's arguments as far as written, ``BlockDelta.partial``, so the
 card fills while they stream: sent on every delta up to 2 KB of arguments, then each
-time they grew by a quarter, so a long call costs a few times its size, not its square)
+time they grew by a quarter, so a long call costs a few times its size, not its square;
+not for a call read whole, whose card fills at once)
 and ``stopped`` (the run will not finish: the viewer was stopped, or reading the input
 failed).
 """

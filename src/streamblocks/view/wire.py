@@ -26,6 +26,7 @@ from ..ext.agui.payloads import jsonable
 from ..ext.agui.sse import _fields, event_json
 
 Maker = Callable[..., dict[str, Any]]
+_PLAIN = frozenset({"id", "block_type", "params"})  # what most blocks' metadata says
 _THINKING = ("thinking", "reasoning")  # the block types the output makes reasoning of
 
 
@@ -106,10 +107,7 @@ def _says_more(metadata: Any) -> bool:
     parameters), which is all most blocks' metadata says."""
     if type(metadata) is not dict:
         return metadata is not None
-    for key, value in metadata.items():
-        if key != "id" and key != "block_type" and not (key == "params" and value == []):
-            return True
-    return False
+    return not metadata.keys() <= _PLAIN or metadata.get("params", []) != []
 
 
 def lean_payload(event: BlockEnd) -> dict[str, Any]:
