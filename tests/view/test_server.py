@@ -755,3 +755,22 @@ def test_a_message_that_ends_what_is_published_is_sent_as_its_events(serve: Any)
         return found
 
     assert messages(events) == messages(_unmerged(lines))
+
+
+def test_a_run_read_whole_exports_and_resumes_as_one_published_event_by_event(
+    serve: Any, tmp_path: Path
+) -> None:
+    lines = claude_tool_run()  # thinking, text, calls and results, a failed one, a plan
+    whole = serve(fixtures.write(tmp_path, "claude.jsonl", jsonl(lines)))
+    split = serve(iter(lines))
+    sent = events_of(whole)
+    assert "TOOL_CALL_CHUNK" in _types(sent)
+    export = get(whole.url + "export.json")[2]
+    assert export == get(split.url + "export.json")[2]
+    processor = StreamBlockProcessor(default_registry(), unknown="block")
+    assert Message.model_validate_json(export) == MessageAccumulator().add_all(
+        processor.process(lines)
+    )
+    for resume in range(len(sent)):  # from any event on, the rest exactly
+        rest = sse_messages(get(whole.url + "events", {"Last-Event-ID": str(resume)})[2])
+        assert [event for _, event in rest] == sent[resume:]
