@@ -725,6 +725,11 @@ def test_a_file_s_whole_messages_arrive_as_one_chunk_each(serve: Any, tmp_path: 
     ]  # fmt: skip
     # the card of a call read whole fills at once: no value as far as written
     assert _names_of(events, "streamblocks.view.partial") == []
+    # message ids carry 8 characters of the run's stream id, not 32, and stay unique
+    ids = [event["messageId"] for event in events if "messageId" in event]
+    assert all(len(ident.split("-", 1)[0]) == 8 for ident in ids)
+    texts = [e["messageId"] for e in events if e["type"].startswith("TEXT_MESSAGE_CHUNK")]
+    assert len(set(texts)) == len(texts)
     [call] = [event for event in events if event["type"] == "TOOL_CALL_CHUNK"]
     assert call["toolCallName"] == "Bash"
     assert json.loads(call["delta"]) == {"command": "pytest -q"}

@@ -340,6 +340,8 @@ class _Converter:
         out = self.to_agui(event)
         if isinstance(event, BlockError):
             self.calls.pop(event.block_id or "", None)
+        elif type(event) is StreamStarted:
+            self.output.shorten_ids()
         elif (
             isinstance(event, StreamFinished)
             and event.stop_reason is StopReason.error

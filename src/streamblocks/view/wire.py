@@ -138,6 +138,16 @@ class WireAdapter(AGUIOutputAdapter):
         if lean:
             self._blocks.payload = lean_payload
 
+    def _new_id(self, what: str) -> str:
+        self._messages += 1
+        return f"{self._blocks.stream_id}-{what}{self._messages}"
+
+    def shorten_ids(self) -> None:
+        """Message ids from now on begin with the stream id's first 8 characters, not
+        all 32 (the viewer's: its one stream numbers them; every id a page keys rows by
+        is unique in the run all the same, and a dense markdown run sends a tenth less)."""
+        self._blocks.stream_id = self._stream_id[:8]
+
     def for_stream(self) -> WireAdapter:
         return WireAdapter(
             lean=self.lean, groups=self.groups, thread_id=self.thread_id, run_id=self.run_id
