@@ -174,13 +174,13 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def stream_ids(self, event: Any) -> StreamIds | None:
         """The run's ``session_id``, which every line carries."""
-        line = event.line if isinstance(event, Part) else event
+        line = event.line if event.__class__ is Part or isinstance(event, Part) else event
         session_id = line.get("session_id") if is_mapping(line) else None
         return StreamIds(session_id) if isinstance(session_id, str) else None
 
     def error(self, event: Any) -> str | None:
         """The message of an error ``result``."""
-        if not is_mapping(event) or event.get("type") != "result":
+        if event.__class__ is Part or not is_mapping(event) or event.get("type") != "result":
             return None
         if not (event.get("is_error") or str(event.get("subtype", "")).startswith("error")):
             return None
@@ -255,8 +255,8 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         return Step(category, natives=natives)
 
     def _part(self, part: Part) -> Step:
-        parent = parent_of(part.line.get("parent_tool_use_id"))
-        if parent is None:
+        parent = part.line.get("parent_tool_use_id")
+        if parent is None or not (isinstance(parent, str) and parent):  # (parent_of)
             return self._own_part(part)
         step = self._own_part(part, sub_agent=True)
         return self._nesting.step(parent, step, (id(part.line), part.position))

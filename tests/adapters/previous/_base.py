@@ -1,0 +1,182 @@
+"""What the provider adapters share.
+
+Every provider adapter reads its events by duck typing, through :func:`field`, so the
+same code serves the SDK's objects and plain dicts of the provider's JSON wire format
+(a replayed JSONL log) and no SDK has to be imported to detect or to read a stream.
+
+An adapter analyses each event once (:meth:`ProviderAdapter._analyze`) into a
+:class:`Step` and answers ``categorize``/``extract_text``/``stop_reason``/``usage``/
+``native_events`` from it, whatever order the session asks in. The few facts that
+span events (is a thinking block open, was a tool called) live on the instance;
+``for_stream()`` gives each stream a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from pydantic_core import to_jsonable_python
+
+from streamblocks.adapters.protocols import (
+    EventCategory,
+    Native,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+)
+from streamblocks.core.events import StopReason, Usage
+
+_NOTHING: Any = object()
+
+
+def field(obj: Any, name: str) -> Any:
+    """``obj.name``, or ``obj[name]`` for a mapping; ``None`` when absent.
+
+    On the hot path: dicts and pydantic models (every SDK's events) are read from their
+    storage directly, because a missing attribute on a pydantic model costs an exception.
+    """
+    if obj.__class__ is dict:
+        return obj.get(name)
+    storage = getattr(obj, "__dict__", None)
+    if storage is not None:
+        value = storage.get(name, _NOTHING)
+        if value is not _NOTHING:
+            return value
+        extra = getattr(obj, "__pydantic_extra__", _NOTHING)
+        if extra is not _NOTHING:  # a pydantic model: fields in __dict__, extras here
+            return extra.get(name) if extra else None
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)
+
+
+def field2(obj: Any, snake: str, camel: str) -> Any:
+    """Like :func:`field`, also trying the camelCase key of JSON wire dicts."""
+    value = field(obj, snake)
+    if value is None and _is_mapping(obj):
+        return obj.get(camel)
+    return value
+
+
+def _is_mapping(obj: Any) -> bool:
+    if obj.__class__ is dict:
+        return True
+    if hasattr(obj, "__pydantic_extra__"):
+        return False
+    return isinstance(obj, Mapping)
+
+
+def as_int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def enum_value(value: Any) -> str | None:
+    """A provider enum member or string as its plain string value."""
+    if value is None:
+        return None
+    raw = getattr(value, "value", value)
+    return raw if isinstance(raw, str) else str(raw)
+
+
+class Step(NamedTuple):
+    """What one provider event means to the session."""
+
+    category: EventCategory
+    text: str = ""
+    natives: Sequence[Native] = ()
+    stop: StopReason | None = None
+    usage: Usage | None = None
+
+
+SKIP = Step(EventCategory.SKIP)
+PASSTHROUGH = Step(EventCategory.PASSTHROUGH)
+START = Step(EventCategory.STREAM_START)
+END = Step(EventCategory.STREAM_END)
+
+
+class ProviderAdapter:
+    """Base of the provider input adapters: per-event analysis, memoised."""
+
+    def __init__(self) -> None:
+        self._last_event: Any = _NOTHING
+        self._last_step: Step = SKIP
+        self._reset()
+
+    def _reset(self) -> None:
+        """Set the per-stream state (subclasses)."""
+
+    def for_stream(self) -> ProviderAdapter:
+        """A fresh instance for one stream (its per-stream state starts empty)."""
+        return type(self)()
+
+    def _analyze(self, event: Any) -> Step:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _step(self, event: Any) -> Step:
+        if event is self._last_event:
+            return self._last_step
+        step = self._analyze(event)
+        self._last_event = event
+        self._last_step = step
+        return step
+
+    def matches(self, event: Any) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def categorize(self, event: Any) -> EventCategory:
+        return self._step(event).category
+
+    def extract_text(self, event: Any) -> str:
+        return self._step(event).text
+
+    def stop_reason(self, event: Any) -> StopReason | None:
+        return self._step(event).stop
+
+    def usage(self, event: Any) -> Usage | None:
+        return self._step(event).usage
+
+    def native_events(self, event: Any) -> Sequence[Native]:
+        return self._step(event).natives
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def tool_call_start(key: Any, call_id: Any, name: Any, **attrs: Any) -> NativeStart:
+    """The start of a provider-native tool call whose argument JSON streams as deltas.
+
+    The block id is the provider's call id when it is a string; ``attrs`` adds details
+    (a server-side tool, a thought signature) to ``{"name", "id"}``.
+    """
+    block_id = call_id if isinstance(call_id, str) else None
+    return NativeStart(key, "tool_call", block_id, {"name": name, "id": call_id, **attrs}, "json")
+
+
+def tool_result(key: Any, call_id: Any, name: Any, content: Any, is_error: bool) -> list[Native]:
+    """A whole tool result (a server-side tool's: web search, code execution) as a
+    ``tool_result`` block naming its tool and call. ``content`` becomes plain JSON data:
+    SDK objects are dumped, so the block survives a JSON round trip."""
+    attrs = {
+        "tool_call_id": call_id if isinstance(call_id, str) else None,
+        "name": name if isinstance(name, str) else None,
+        "is_error": is_error,
+        "server": True,
+    }
+    data = to_jsonable_python(content, fallback=str) if content is not None else ""
+    return [NativeStart(key, "tool_result", None, attrs), NativeEnd(key, data)]
+
+
+def whole_arguments(
+    key: Any, arguments: Any, attrs: Mapping[str, Any] | None = None
+) -> list[Native]:
+    """The end of a tool call whose arguments a source gives whole (a transcript): their
+    JSON text as one delta, then the end, so every call streams its arguments before
+    its ``BLOCK_END`` (AG-UI's ``TOOL_CALL_ARGS``, ``BlockDelta.partial``)."""
+    value = arguments if isinstance(arguments, Mapping) else {}
+    end = NativeEnd(key, value, dict(attrs) if attrs else None)
+    if not value:
+        return [end]
+    text = json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    return [NativeDelta(key, text), end]

@@ -1,0 +1,319 @@
+"""Codex CLI input adapter: the JSON lines of ``codex exec --json``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from streamblocks.adapters.protocols import (
+    EventCategory,
+    Native,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    StreamIds,
+)
+from streamblocks.core.events import StopReason, Usage
+from streamblocks.ext.codex_cli.types import (
+    EVENT_TYPES,
+    ITEM_TYPES,
+    MESSAGE_ITEMS,
+    THREAD_START_TYPES,
+)
+
+from ._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
+from ._jsonl import JSONLinesAdapter, file_change_kind, is_mapping, text_of
+
+
+def _usage(raw: Any) -> Usage | None:
+    if not is_mapping(raw):
+        return None
+    return Usage(
+        input_tokens=as_int(raw.get("input_tokens")),
+        output_tokens=as_int(raw.get("output_tokens")),
+        cache_read_tokens=as_int(raw.get("cached_input_tokens")),
+        reasoning_tokens=as_int(raw.get("reasoning_output_tokens")),
+    )
+
+
+def _message(raw: Any) -> str | None:
+    if is_mapping(raw):
+        raw = raw.get("message")
+    return raw if isinstance(raw, str) and raw else None
+
+
+def _final_status(item: Mapping[str, Any]) -> str:
+    """The status of an item that completed: its own, unless it still says it is under
+    way (or nothing), which a completed item no longer is."""
+    status = item.get("status")
+    if isinstance(status, str) and status and status != "in_progress":
+        return status
+    failed = item.get("error") is not None or as_int(item.get("exit_code")) not in (None, 0)
+    return "failed" if failed else "completed"
+
+
+def _item_type(item: Mapping[str, Any]) -> Any:
+    kind = item.get("type")
+    return kind if kind is not None else item.get("item_type")
+
+
+class CodexCLIInputAdapter(JSONLinesAdapter):
+    """Reads Codex's ``codex exec --json`` transcript.
+
+    Feed raw chunks (``str`` or ``bytes``, cut anywhere) or parsed line dicts. Items
+    (``item.started`` / ``item.updated`` / ``item.completed``) become:
+
+    - ``agent_message`` (formerly ``assistant_message``): text — an item's text
+      reported again (updated, completed) is emitted once, only what is new;
+    - ``reasoning``: a ``thinking`` block;
+    - ``command_execution``: a ``command`` block (command, output streamed from
+      ``aggregated_output``, exit code, status);
+    - ``file_change``: one ``file_change`` block per changed file (path, kind, diff
+      when present);
+    - ``todo_list``: a ``todo`` block (the list as it stands when the item completes);
+    - ``mcp_tool_call``: a ``tool_call`` block (``server``, ``tool``, ``arguments``)
+      and, when it completes, a ``tool_result`` block;
+    - ``web_search``: a ``tool_call`` block named ``web_search`` with the query;
+    - ``error`` items (non-fatal) pass through.
+
+    The item's kind is read from ``type`` or the older ``item_type``.
+    ``thread.started`` passes through; ``turn.completed`` ends the turn
+    (:attr:`StopReason.end_turn`) with its usage — cumulative, so it replaces earlier
+    reports; ``turn.failed`` and ``error`` stop with :attr:`StopReason.error` and their
+    message. A turn with no terminal event stays :attr:`StopReason.unknown`
+    (incomplete). Malformed lines are skipped with an :class:`AdapterWarning`.
+    """
+
+    tool_name = "Codex CLI"
+
+    _texts: dict[Any, str]
+    _open: set[Any]
+    _done: set[Any]
+    _todos: dict[Any, Any]
+
+    def _reset(self) -> None:
+        super()._reset()
+        self._texts = {}  # item id -> what was emitted of its text / output
+        self._open = set()  # native keys started
+        self._done = set()  # item ids already turned into blocks once
+        self._todos = {}  # todo lists not completed yet
+
+    def matches(self, event: Any) -> bool:
+        try:
+            if not is_mapping(event):
+                return False
+            kind = event.get("type")
+            if kind == "error":
+                return isinstance(event.get("message"), str)
+            if isinstance(kind, str) and kind.startswith("item."):
+                return kind in EVENT_TYPES and is_mapping(event.get("item"))
+            return kind in EVENT_TYPES
+        except Exception:
+            return False
+
+    def stream_ids(self, event: Any) -> StreamIds | None:
+        """The ``thread_id`` of ``thread.started`` (the Codex session)."""
+        if is_mapping(event) and event.get("type") in THREAD_START_TYPES:
+            thread_id = event.get("thread_id", event.get("session_id"))
+            return StreamIds(thread_id) if isinstance(thread_id, str) else None
+        return None
+
+    def error(self, event: Any) -> str | None:
+        """The message of ``turn.failed`` or ``error``."""
+        if not is_mapping(event):
+            return None
+        kind = event.get("type")
+        if kind == "turn.failed":
+            return _message(event.get("error")) or "the turn failed"
+        if kind == "error":
+            return _message(event) or "error"
+        return None
+
+    def _analyze(self, event: Any) -> Step:
+        kind = event.get("type") if is_mapping(event) else None
+        if isinstance(kind, str) and kind.startswith("item."):
+            item = event.get("item")
+            if kind not in EVENT_TYPES:
+                self._unknown(kind)
+                return SKIP
+            if not is_mapping(item) or item.get("id") is None:
+                self._missing(kind, "an item with an id")
+                return SKIP
+            return self._item(kind, item)
+        if kind in THREAD_START_TYPES:
+            return PASSTHROUGH
+        if kind == "turn.started":
+            return Step(EventCategory.STREAM_START, stop=StopReason.unknown)
+        if kind == "turn.completed":
+            return Step(
+                EventCategory.SKIP,
+                natives=self._flush_todos(),
+                stop=StopReason.end_turn,
+                usage=_usage(event.get("usage")),
+            )
+        if kind == "turn.failed":
+            return Step(EventCategory.SKIP, natives=self._flush_todos(), stop=StopReason.error)
+        if kind == "error":
+            return Step(EventCategory.PASSTHROUGH, stop=StopReason.error)
+        self._unknown(kind)
+        return SKIP
+
+    # ------------------------------------------------------------------ items
+
+    def _suffix(self, item_id: Any, text: Any) -> str:
+        """What of ``text`` (an item's text so far) was not emitted yet."""
+        if not isinstance(text, str):
+            return ""
+        sent = self._texts.get(item_id, "")
+        if len(text) <= len(sent) or not text.startswith(sent):
+            return ""
+        self._texts[item_id] = text
+        return text[len(sent) :]
+
+    def _item(self, kind: str, item: Mapping[str, Any]) -> Step:
+        item_type = _item_type(item)
+        item_id = item.get("id")
+        completed = kind == "item.completed"
+        if item_type in MESSAGE_ITEMS:
+            text = self._suffix(item_id, item.get("text"))
+            if completed:
+                self._texts.pop(item_id, None)
+            return Step(EventCategory.TEXT_CONTENT, text) if text else SKIP
+        if item_type == "reasoning":
+            return self._streamed(item_id, "thinking", {}, item.get("text"), completed)
+        if item_type == "command_execution":
+            attrs = {"command": str(item.get("command", "")), "status": item.get("status")}
+            end = {"exit_code": as_int(item.get("exit_code")), "status": _final_status(item)}
+            return self._streamed(
+                item_id, "command", attrs, item.get("aggregated_output"), completed, end
+            )
+        if item_type == "file_change":
+            return self._file_change(item_id, item) if completed else SKIP
+        if item_type == "todo_list":
+            self._todos[item_id] = item.get("items")
+            if completed:
+                return Step(EventCategory.SKIP, natives=self._todo(item_id))
+            return SKIP
+        if item_type == "mcp_tool_call":
+            return self._tool_call(item_id, item, completed)
+        if item_type == "web_search":
+            query = item.get("query")
+            arguments = {"query": query} if isinstance(query, str) else {}
+            return self._call(item_id, {"name": "web_search"}, arguments, item, completed)
+        if item_type == "error":
+            return PASSTHROUGH
+        if item_type in ITEM_TYPES:
+            return SKIP
+        self._unknown(f"item {item_type}")
+        return SKIP
+
+    def _streamed(
+        self,
+        item_id: Any,
+        block_type: str,
+        attrs: dict[str, Any],
+        text: Any,
+        completed: bool,
+        end_attrs: dict[str, Any] | None = None,
+    ) -> Step:
+        """A block whose text grows with each report of the item (reasoning, output)."""
+        key = (block_type, item_id)
+        natives: list[Native] = []
+        if key not in self._open:
+            if item_id in self._done:
+                return SKIP
+            self._open.add(key)
+            natives.append(NativeStart(key, block_type, str(item_id), attrs))
+        piece = self._suffix(key, text)
+        if piece:
+            natives.append(NativeDelta(key, piece))
+        if completed:
+            self._open.discard(key)
+            self._done.add(item_id)
+            self._texts.pop(key, None)
+            natives.append(NativeEnd(key, None, end_attrs))
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _file_change(self, item_id: Any, item: Mapping[str, Any]) -> Step:
+        changes = item.get("changes")
+        if not isinstance(changes, list):
+            self._missing("file_change", "changes")
+            return SKIP
+        natives: list[Native] = []
+        for index, change in enumerate(changes):
+            if not is_mapping(change) or not isinstance(change.get("path"), str):
+                continue
+            key = ("file", item_id, index)
+            diff = change.get("diff", change.get("unified_diff"))
+            attrs = {
+                "path": change["path"],
+                "kind": file_change_kind(change.get("kind")),
+                "diff": diff if isinstance(diff, str) else None,
+                "status": _final_status(item),
+            }
+            natives.append(NativeStart(key, "file_change", None, attrs))
+            natives.append(NativeEnd(key, ""))
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _todo(self, item_id: Any) -> list[Native]:
+        raw = self._todos.pop(item_id, None)
+        if not isinstance(raw, list):
+            return []
+        items = [
+            {
+                "text": str(entry.get("text", "")),
+                "status": "completed" if entry.get("completed") else "pending",
+            }
+            for entry in raw
+            if is_mapping(entry)
+        ]
+        key = ("todo", item_id)
+        return [NativeStart(key, "todo", str(item_id)), NativeEnd(key, {"items": items})]
+
+    def _flush_todos(self) -> list[Native]:
+        natives: list[Native] = []
+        for item_id in list(self._todos):
+            natives.extend(self._todo(item_id))
+        return natives
+
+    def _call(
+        self,
+        item_id: Any,
+        attrs: dict[str, Any],
+        arguments: Any,
+        item: Mapping[str, Any],
+        completed: bool,
+    ) -> Step:
+        """A ``tool_call`` block for an item: opened when the item starts, closed with
+        its final status when it completes (or at once, for an item seen completed)."""
+        natives: list[Native] = []
+        key = ("call", item_id)
+        if item_id not in self._done and key not in self._open:
+            self._open.add(key)
+            attrs = {**attrs, "id": str(item_id), "status": item.get("status")}
+            natives.append(NativeStart(key, "tool_call", str(item_id), attrs, "json"))
+        if completed and key in self._open:
+            self._open.discard(key)
+            self._done.add(item_id)
+            status = {"status": _final_status(item)}
+            natives += whole_arguments(key, arguments if is_mapping(arguments) else {}, status)
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _tool_call(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        tool, arguments = item.get("tool"), item.get("arguments")
+        attrs = {"name": tool, "server": item.get("server")}
+        natives = list(self._call(item_id, attrs, arguments, item, completed).natives)
+        if completed:
+            key = ("result", item_id)
+            error = _message(item.get("error"))
+            result = item.get("result")
+            if is_mapping(result):
+                structured = result.get("structured_content")
+                content: Any = text_of(result.get("content")) if structured is None else structured
+            else:
+                content = result
+            failed = error is not None or item.get("status") == "failed"
+            attrs = {"tool_call_id": str(item_id), "name": tool, "is_error": failed}
+            natives.append(NativeStart(key, "tool_result", None, attrs))
+            natives.append(NativeEnd(key, error if content is None and error else content or ""))
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
