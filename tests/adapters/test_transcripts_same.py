@@ -215,3 +215,10 @@ ARGUMENTS = st.dictionaries(
 @given(ARGUMENTS)
 def test_whole_arguments_write_the_same_json(arguments: dict[str, Any]) -> None:
     assert whole_arguments("k", arguments) == old_whole_arguments("k", arguments)
+
+
+def test_codex_reads_every_type_it_names() -> None:
+    from streamblocks.ext.codex_cli import adapter, types
+
+    assert adapter._LINES.keys() == types.EVENT_TYPES
+    assert adapter._ITEMS.keys() == types.ITEM_TYPES
