@@ -8,6 +8,7 @@ not JSON), fed as parsed lines or as raw text cut anywhere."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 import sys
 import warnings
@@ -23,11 +24,13 @@ from streamblocks.ext._base import whole_arguments
 from streamblocks.ext._jsonl import FILE_NAMES, LANGUAGES, language_for
 from streamblocks.ext.claude_cli import ClaudeCLIInputAdapter
 from streamblocks.ext.codex_cli import CodexCLIInputAdapter
+from streamblocks.view import source
 
 from . import subagent_transcripts as sub
 from . import transcripts as t
 from .previous import claude_cli as old_claude
 from .previous import codex_cli as old_codex
+from .previous import source as old_source
 from .previous._base import whole_arguments as old_whole_arguments
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "benchmarks"))
@@ -222,3 +225,60 @@ def test_codex_reads_every_type_it_names() -> None:
 
     assert adapter._LINES.keys() == types.EVENT_TYPES
     assert adapter._ITEMS.keys() == types.ITEM_TYPES
+
+
+# ---------------------------------------------------------------------- the viewer's reader
+
+LINES = st.sampled_from(
+    [
+        '{"type": "assistant", "message": {"content": []}}',
+        '  {"type": "item.completed", "item": {"id": 1}}  ',
+        '{"role": "assistant", "content": []}',  # an exported run
+        '{"role": "user", "content": [], "type": "x"}',
+        '[{"type": "a"}, {"type": "b"}]',
+        "[1, 2]",
+        '{"a": 1} trailing',
+        '{"a": 1}{"b": 2}',
+        '{"a": [' * 3,
+        '{"a": NaN, "b": -Infinity}',
+        '{"\\ud800": "\\u00e9"}',
+        "\ufeff{}",
+        "{}",
+        "{",
+        "null",
+        '"text"',
+        "",
+        "   ",
+        "not json",
+        '{"type": "é✓👩‍💻"}',
+    ]
+)
+
+
+@given(
+    st.lists(LINES, min_size=1, max_size=12),
+    st.sampled_from(["\n", "\r\n"]),
+    st.lists(st.integers(1, 40), min_size=1, max_size=5),
+)
+def test_the_viewer_reads_json_lines_as_it_did(
+    lines: list[str], end: str, sizes: list[int]
+) -> None:
+    """``source.read`` gives the same items (events, exported runs, warnings with their
+    line numbers) as before, however its input arrives in pieces."""
+    data = ('{"type": "first"}' + end + end.join(lines)).encode()
+
+    class Pieces(io.RawIOBase):  # a pipe handing over a few bytes at a time
+        def __init__(self) -> None:
+            self.at, self.turn = 0, 0
+
+        def read(self, size: int = -1) -> bytes:
+            step = sizes[self.turn % len(sizes)]
+            self.turn += 1
+            piece = data[self.at : self.at + step]
+            self.at += len(piece)
+            return piece
+
+    assert list(source.read(Pieces())) == list(old_source.read(Pieces()))
+    assert list(source.lines(iter([data.decode()]))) == list(
+        old_source.lines(iter([data.decode()]))
+    )

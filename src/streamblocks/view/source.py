@@ -21,7 +21,7 @@ import select
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 from ..sse import looks_like_sse, sse_messages
 
@@ -120,21 +120,23 @@ def decoded(chunks: Iterator[bytes]) -> Iterator[str]:
 
 def lines(texts: Iterator[str]) -> Iterator[str]:
     """Complete lines (without their newline), each as soon as its newline arrives."""
-    parts: list[str] = []
+    held: list[str] = []  # the start of a line, from the chunks before
     for text in texts:
-        start = 0
-        while True:
-            end = text.find("\n", start)
-            if end < 0:
-                break
-            parts.append(text[start:end])
-            yield "".join(parts)
-            parts = []
-            start = end + 1
-        if start < len(text):
-            parts.append(text[start:])
-    if parts:
-        yield "".join(parts)
+        if "\n" not in text:
+            if text:
+                held.append(text)
+            continue
+        found = text.split("\n")
+        if held:
+            held.append(found[0])
+            found[0] = "".join(held)
+            held = []
+        rest = found.pop()
+        if rest:
+            held.append(rest)
+        yield from found
+    if held:
+        yield "".join(held)
 
 
 def is_message(value: Any) -> bool:
@@ -230,7 +232,11 @@ def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
     for number, line in enumerate(lines(texts), 1):
         line = line.strip()
         if line:
-            yield from _value(line, number)
+            value = _object(line)
+            if value is None:
+                yield from _value(line, number)
+            else:
+                yield value
 
 
 def _document(text: str) -> Iterator[Any]:
@@ -255,6 +261,24 @@ def _document(text: str) -> Iterator[Any]:
         yield value
     else:
         yield BadInput(f"expected a JSON object or array, got {type(value).__name__}")
+
+
+_scan = json.JSONDecoder().scan_once  # (``json.loads``'s own scanner, without its calls)
+
+
+def _object(line: str) -> dict[str, Any] | None:
+    """The event a stripped NDJSON line holds, read as ``json.loads`` reads it (the
+    common case, a line per event, made cheap); ``None`` for anything else, which
+    :func:`_value` reads and reports."""
+    if line[0] != "{":
+        return None
+    try:
+        value, end = _scan(line, 0)
+    except Exception:
+        return None
+    if end != len(line) or value.__class__ is not dict or is_message(value):
+        return None
+    return cast(dict[str, Any], value)
 
 
 def _value(line: str, number: int) -> Iterator[Any]:
