@@ -263,7 +263,7 @@ def _document(text: str) -> Iterator[Any]:
         yield BadInput(f"expected a JSON object or array, got {type(value).__name__}")
 
 
-_scan = json.JSONDecoder().scan_once  # (``json.loads``'s own scanner, without its calls)
+_scan = cast(Any, json.JSONDecoder()).scan_once  # (json.loads's own scanner, without its calls)
 
 
 def _object(line: str) -> dict[str, Any] | None:
