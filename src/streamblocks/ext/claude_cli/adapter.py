@@ -26,6 +26,8 @@ from ..anthropic.types import STOP_REASONS
 from .results import Tool, typed_blocks
 from .types import COMMAND_TOOLS, LINE_TYPES
 
+_new_part = tuple.__new__
+
 
 class Part(NamedTuple):
     """One content block of an ``assistant`` or ``user`` line, analysed on its own so
@@ -100,9 +102,11 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
     _last_stop: StopReason | None
     _subs: dict[str, AnthropicInputAdapter]
     _nesting: Nesting
+    _ids: StreamIds | None
 
     def _reset(self) -> None:
         super()._reset()
+        self._ids = None
         self._inner = AnthropicInputAdapter()
         self._subs = {}  # parent call id -> the reader of its sub-agent's stream events
         self._nesting = Nesting()
@@ -128,6 +132,8 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         content = message.get("content") if is_mapping(message) else None
         if not isinstance(content, list):
             return [event]
+        if len(content) == 1:  # (most lines: one block; a Part made without its __new__)
+            return [_new_part(Part, (kind, content[0], event, 0))]
         return [Part(kind, block, event, i) for i, block in enumerate(content)]
 
     def _remember_tool(self, call_id: Any, name: Any, tool_input: Any) -> None:
@@ -176,7 +182,12 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         """The run's ``session_id``, which every line carries."""
         line = event.line if event.__class__ is Part or isinstance(event, Part) else event
         session_id = line.get("session_id") if is_mapping(line) else None
-        return StreamIds(session_id) if isinstance(session_id, str) else None
+        if not isinstance(session_id, str):
+            return None
+        ids = self._ids  # (the same on every line: made once)
+        if ids is None or ids.session_id != session_id:
+            ids = self._ids = StreamIds(session_id)
+        return ids
 
     def error(self, event: Any) -> str | None:
         """The message of an error ``result``."""
