@@ -181,7 +181,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
     def stream_ids(self, event: Any) -> StreamIds | None:
         """The run's ``session_id``, which every line carries."""
         line = event.line if event.__class__ is Part or isinstance(event, Part) else event
-        session_id = line.get("session_id") if is_mapping(line) else None
+        session_id = line.get("session_id") if line.__class__ is dict or is_mapping(line) else None
         if not isinstance(session_id, str):
             return None
         ids = self._ids  # (the same on every line: made once)
@@ -274,7 +274,7 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def _own_part(self, part: Part, *, sub_agent: bool = False) -> Step:
         block = part.block
-        if not is_mapping(block):
+        if block.__class__ is not dict and not is_mapping(block):
             return SKIP
         kind = block.get("type")
         key = (part.role, id(part.line), part.position)

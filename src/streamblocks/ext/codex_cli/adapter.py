@@ -46,11 +46,6 @@ def _final_status(item: Mapping[str, Any]) -> str:
     return "failed" if failed else "completed"
 
 
-def _item_type(item: Mapping[str, Any]) -> Any:
-    kind = item.get("type")
-    return kind if kind is not None else item.get("item_type")
-
-
 class CodexCLIInputAdapter(JSONLinesAdapter):
     """Reads Codex's ``codex exec --json`` transcript.
 
@@ -107,14 +102,16 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
 
     def stream_ids(self, event: Any) -> StreamIds | None:
         """The ``thread_id`` of ``thread.started`` (the Codex session)."""
-        if is_mapping(event) and event.get("type") in THREAD_START_TYPES:
+        if (event.__class__ is dict or is_mapping(event)) and event.get(
+            "type"
+        ) in THREAD_START_TYPES:
             thread_id = event.get("thread_id", event.get("session_id"))
             return StreamIds(thread_id) if isinstance(thread_id, str) else None
         return None
 
     def error(self, event: Any) -> str | None:
         """The message of ``turn.failed`` or ``error``."""
-        if not is_mapping(event):
+        if event.__class__ is not dict and not is_mapping(event):
             return None
         kind = event.get("type")
         if kind == "turn.failed":
@@ -124,7 +121,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
         return None
 
     def _analyze(self, event: Any) -> Step:
-        kind = event.get("type") if is_mapping(event) else None
+        kind = event.get("type") if event.__class__ is dict or is_mapping(event) else None
         read = _LINES.get(kind)  # (an unhashable type raises: the event is skipped)
         if read is None:
             self._unknown(kind)
@@ -133,7 +130,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
 
     def _item_line(self, kind: str, event: Mapping[str, Any]) -> Step:
         item = event.get("item")
-        if not is_mapping(item) or item.get("id") is None:
+        if (item.__class__ is not dict and not is_mapping(item)) or item.get("id") is None:
             self._missing(kind, "an item with an id")
             return SKIP
         return self._item(kind, item)
@@ -162,7 +159,9 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
         return text[len(sent) :]
 
     def _item(self, kind: str, item: Mapping[str, Any]) -> Step:
-        item_type = _item_type(item)
+        item_type = item.get("type")
+        if item_type is None:  # (the older name)
+            item_type = item.get("item_type")
         read = _ITEMS.get(item_type)  # (an unhashable type raises: the event is skipped)
         if read is None:
             self._unknown(f"item {item_type}")
