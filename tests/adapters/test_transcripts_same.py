@@ -179,7 +179,7 @@ def _fed(draw: Any, lines: list[Any]) -> list[Any]:
 
 
 @pytest.mark.parametrize("kind", ["claude", "codex"])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_broken_transcripts_give_what_they_gave(kind: str, data: Any) -> None:
     lines = data.draw(transcripts(kind))

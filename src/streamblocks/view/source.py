@@ -217,6 +217,11 @@ def items(texts: Iterator[str]) -> Iterator[Any]:
     yield from _structured(first, rest(), sse)
 
 
+_scan = cast(Any, json.JSONDecoder()).scan_once
+"""``json.loads``'s own scanner, called without ``loads``' three Python calls: a whole
+line it reads is what ``json.loads`` gives; anything else is read by :func:`_value`."""
+
+
 def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
     stripped = first.strip()
     if stripped.startswith(("{", "[")) and not _is_json(stripped):
@@ -229,14 +234,24 @@ def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
             if data and data != "[DONE]":
                 yield from _value(data, message.line)
         return
+    scan = _scan
     for number, line in enumerate(lines(texts), 1):
         line = line.strip()
-        if line:
-            value = _object(line)
-            if value is None:
-                yield from _value(line, number)
-            else:
+        if not line:
+            continue
+        if line[0] == "{":  # an event a line, the common case: read here as json.loads reads it
+            try:
+                value, end = scan(line, 0)
+            except Exception:
+                end = -1  # (read again below, to report the fault)
+            if (
+                end == len(line)
+                and value.__class__ is dict
+                and ("type" in value or not is_message(value))
+            ):
                 yield value
+                continue
+        yield from _value(line, number)
 
 
 def _document(text: str) -> Iterator[Any]:
@@ -261,24 +276,6 @@ def _document(text: str) -> Iterator[Any]:
         yield value
     else:
         yield BadInput(f"expected a JSON object or array, got {type(value).__name__}")
-
-
-_scan = cast(Any, json.JSONDecoder()).scan_once  # (json.loads's own scanner, without its calls)
-
-
-def _object(line: str) -> dict[str, Any] | None:
-    """The event a stripped NDJSON line holds, read as ``json.loads`` reads it (the
-    common case, a line per event, made cheap); ``None`` for anything else, which
-    :func:`_value` reads and reports."""
-    if line[0] != "{":
-        return None
-    try:
-        value, end = _scan(line, 0)
-    except Exception:
-        return None
-    if end != len(line) or value.__class__ is not dict or is_message(value):
-        return None
-    return cast(dict[str, Any], value)
 
 
 def _value(line: str, number: int) -> Iterator[Any]:
