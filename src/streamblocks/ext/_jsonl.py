@@ -192,8 +192,9 @@ class JSONLinesAdapter(ProviderAdapter):
         self._last_step = step
         return step
 
-    # The session asks up to six questions of each event, the last one analysed: each
-    # answer is read from its step without a call more (a transcript has a million).
+    # The session asks up to seven questions of each event, the last one analysed; five
+    # are answered from its step, read here without a call more (a transcript has a
+    # million events).
 
     def categorize(self, event: Any) -> EventCategory:
         return (self._last_step if event is self._last_event else self._step(event)).category

@@ -102,12 +102,12 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
 
     def stream_ids(self, event: Any) -> StreamIds | None:
         """The ``thread_id`` of ``thread.started`` (the Codex session)."""
-        if (event.__class__ is dict or is_mapping(event)) and event.get(
-            "type"
-        ) in THREAD_START_TYPES:
-            thread_id = event.get("thread_id", event.get("session_id"))
-            return StreamIds(thread_id) if isinstance(thread_id, str) else None
-        return None
+        if event.__class__ is not dict and not is_mapping(event):
+            return None
+        if event.get("type") not in THREAD_START_TYPES:
+            return None
+        thread_id = event.get("thread_id", event.get("session_id"))
+        return StreamIds(thread_id) if isinstance(thread_id, str) else None
 
     def error(self, event: Any) -> str | None:
         """The message of ``turn.failed`` or ``error``."""
