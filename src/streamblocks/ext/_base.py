@@ -23,6 +23,9 @@ from ..adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, 
 from ..core.events import StopReason, Usage
 
 _NOTHING: Any = object()
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (the
+same encoder ``json.dumps`` makes for these options, so the same text)."""
 
 
 def field(obj: Any, name: str) -> Any:
@@ -172,5 +175,4 @@ def whole_arguments(
     end = NativeEnd(key, value, dict(attrs) if attrs else None)
     if not value:
         return [end]
-    text = json.dumps(to_jsonable_python(value), ensure_ascii=False)
-    return [NativeDelta(key, text), end]
+    return [NativeDelta(key, _JSON_TEXT(to_jsonable_python(value))), end]

@@ -17,11 +17,12 @@ from __future__ import annotations
 import codecs
 import json
 import warnings
-from collections.abc import Iterable, Mapping
-from pathlib import PurePosixPath
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
 
+from ..adapters.protocols import EventCategory, Native
 from ..core.errors import AdapterWarning
+from ..core.events import StopReason, Usage
 from ._base import SKIP, ProviderAdapter, Step
 
 _COMPACT_EVERY = 256
@@ -119,6 +120,8 @@ class JSONLinesAdapter(ProviderAdapter):
 
     def frames(self, item: Any) -> list[Any]:
         """The events in one fed item (see the class docstring)."""
+        if item.__class__ is dict:  # a parsed line: what the viewer feeds, line by line
+            return self._expand(item)
         if isinstance(item, (str, bytes, bytearray, memoryview)):
             out: list[Any] = []
             for line in self._lines.feed(item):
@@ -176,13 +179,37 @@ class JSONLinesAdapter(ProviderAdapter):
         return [event]
 
     def _step(self, event: Any) -> Step:
+        if event is self._last_event:
+            return self._last_step
         try:
-            return super()._step(event)
+            step = self._analyze(event)
         except Exception as exc:  # a shape nobody foresaw: skip the event, keep the stream
             self._last_event = event
             self._last_step = SKIP
             self._warn(f"skipped an event it could not read ({type(exc).__name__}: {exc})")
             return SKIP
+        self._last_event = event
+        self._last_step = step
+        return step
+
+    # The session asks up to seven questions of each event, the last one analysed; five
+    # are answered from its step, read here without a call more (a transcript has a
+    # million events).
+
+    def categorize(self, event: Any) -> EventCategory:
+        return (self._last_step if event is self._last_event else self._step(event)).category
+
+    def extract_text(self, event: Any) -> str:
+        return (self._last_step if event is self._last_event else self._step(event)).text
+
+    def stop_reason(self, event: Any) -> StopReason | None:
+        return (self._last_step if event is self._last_event else self._step(event)).stop
+
+    def usage(self, event: Any) -> Usage | None:
+        return (self._last_step if event is self._last_event else self._step(event)).usage
+
+    def native_events(self, event: Any) -> Sequence[Native]:
+        return (self._last_step if event is self._last_event else self._step(event)).natives
 
     # ------------------------------------------------------------------ warnings
 
@@ -226,12 +253,21 @@ FILE_NAMES: Mapping[str, str] = {
 
 
 def language_for(path: str) -> str | None:
-    """The language of a file, from its name or extension (``None`` when unknown)."""
-    name = PurePosixPath(path.replace("\\", "/")).name.lower()
+    """The language of a file, from its name or extension (``None`` when unknown).
+
+    The name and suffix are ``PurePosixPath``'s (the last part that is not empty nor
+    ``.``; a dot inside it, not first nor last), found without building paths."""
+    rest, name = path.replace("\\", "/"), ""
+    while rest:
+        rest, _, name = rest.rpartition("/")
+        if name and name != ".":
+            break
+        name = ""
+    name = name.lower()
     if name in FILE_NAMES:
         return FILE_NAMES[name]
-    suffix = PurePosixPath(name).suffix
-    return LANGUAGES.get(suffix) if suffix else None
+    dot = name.rfind(".")
+    return LANGUAGES.get(name[dot:]) if 0 < dot < len(name) - 1 else None
 
 
 FILE_CHANGE_KINDS: Mapping[str, str] = {

@@ -21,7 +21,7 @@ import select
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import IO, Any, NamedTuple
+from typing import IO, Any, NamedTuple, cast
 
 from ..sse import looks_like_sse, sse_messages
 
@@ -120,21 +120,23 @@ def decoded(chunks: Iterator[bytes]) -> Iterator[str]:
 
 def lines(texts: Iterator[str]) -> Iterator[str]:
     """Complete lines (without their newline), each as soon as its newline arrives."""
-    parts: list[str] = []
+    held: list[str] = []  # the start of a line, from the chunks before
     for text in texts:
-        start = 0
-        while True:
-            end = text.find("\n", start)
-            if end < 0:
-                break
-            parts.append(text[start:end])
-            yield "".join(parts)
-            parts = []
-            start = end + 1
-        if start < len(text):
-            parts.append(text[start:])
-    if parts:
-        yield "".join(parts)
+        if "\n" not in text:
+            if text:
+                held.append(text)
+            continue
+        found = text.split("\n")
+        if held:
+            held.append(found[0])
+            found[0] = "".join(held)
+            held = []
+        rest = found.pop()
+        if rest:
+            held.append(rest)
+        yield from found
+    if held:
+        yield "".join(held)
 
 
 def is_message(value: Any) -> bool:
@@ -215,6 +217,11 @@ def items(texts: Iterator[str]) -> Iterator[Any]:
     yield from _structured(first, rest(), sse)
 
 
+_scan = cast(Any, json.JSONDecoder()).scan_once
+"""``json.loads``'s own scanner, called without ``loads``' three Python calls: a whole
+line it reads is what ``json.loads`` gives; anything else is read by :func:`_value`."""
+
+
 def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
     stripped = first.strip()
     if stripped.startswith(("{", "[")) and not _is_json(stripped):
@@ -227,10 +234,24 @@ def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
             if data and data != "[DONE]":
                 yield from _value(data, message.line)
         return
+    scan = _scan
     for number, line in enumerate(lines(texts), 1):
         line = line.strip()
-        if line:
-            yield from _value(line, number)
+        if not line:
+            continue
+        if line[0] == "{":  # an event a line, the common case: read here as json.loads reads it
+            try:
+                value, end = scan(line, 0)
+            except Exception:
+                end = -1  # (read again below, to report the fault)
+            if (
+                end == len(line)
+                and value.__class__ is dict
+                and ("type" in value or not is_message(value))
+            ):
+                yield value
+                continue
+        yield from _value(line, number)
 
 
 def _document(text: str) -> Iterator[Any]:

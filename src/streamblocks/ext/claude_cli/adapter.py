@@ -26,6 +26,8 @@ from ..anthropic.types import STOP_REASONS
 from .results import Tool, typed_blocks
 from .types import COMMAND_TOOLS, LINE_TYPES
 
+_new_part = tuple.__new__
+
 
 class Part(NamedTuple):
     """One content block of an ``assistant`` or ``user`` line, analysed on its own so
@@ -100,9 +102,11 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
     _last_stop: StopReason | None
     _subs: dict[str, AnthropicInputAdapter]
     _nesting: Nesting
+    _ids: StreamIds | None
 
     def _reset(self) -> None:
         super()._reset()
+        self._ids = None
         self._inner = AnthropicInputAdapter()
         self._subs = {}  # parent call id -> the reader of its sub-agent's stream events
         self._nesting = Nesting()
@@ -128,6 +132,8 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         content = message.get("content") if is_mapping(message) else None
         if not isinstance(content, list):
             return [event]
+        if len(content) == 1:  # (most lines: one block; a Part made without its __new__)
+            return [_new_part(Part, (kind, content[0], event, 0))]
         return [Part(kind, block, event, i) for i, block in enumerate(content)]
 
     def _remember_tool(self, call_id: Any, name: Any, tool_input: Any) -> None:
@@ -174,13 +180,18 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
 
     def stream_ids(self, event: Any) -> StreamIds | None:
         """The run's ``session_id``, which every line carries."""
-        line = event.line if isinstance(event, Part) else event
-        session_id = line.get("session_id") if is_mapping(line) else None
-        return StreamIds(session_id) if isinstance(session_id, str) else None
+        line = event.line if event.__class__ is Part or isinstance(event, Part) else event
+        session_id = line.get("session_id") if line.__class__ is dict or is_mapping(line) else None
+        if not isinstance(session_id, str):
+            return None
+        ids = self._ids  # (the same on every line: made once)
+        if ids is None or ids.session_id != session_id:
+            ids = self._ids = StreamIds(session_id)
+        return ids
 
     def error(self, event: Any) -> str | None:
         """The message of an error ``result``."""
-        if not is_mapping(event) or event.get("type") != "result":
+        if event.__class__ is Part or not is_mapping(event) or event.get("type") != "result":
             return None
         if not (event.get("is_error") or str(event.get("subtype", "")).startswith("error")):
             return None
@@ -255,15 +266,15 @@ class ClaudeCLIInputAdapter(JSONLinesAdapter):
         return Step(category, natives=natives)
 
     def _part(self, part: Part) -> Step:
-        parent = parent_of(part.line.get("parent_tool_use_id"))
-        if parent is None:
+        parent = part.line.get("parent_tool_use_id")
+        if parent is None or not (isinstance(parent, str) and parent):  # (parent_of)
             return self._own_part(part)
         step = self._own_part(part, sub_agent=True)
         return self._nesting.step(parent, step, (id(part.line), part.position))
 
     def _own_part(self, part: Part, *, sub_agent: bool = False) -> Step:
         block = part.block
-        if not is_mapping(block):
+        if block.__class__ is not dict and not is_mapping(block):
             return SKIP
         kind = block.get("type")
         key = (part.role, id(part.line), part.position)

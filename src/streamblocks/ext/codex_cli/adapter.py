@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...adapters.protocols import (
@@ -16,7 +16,7 @@ from ...adapters.protocols import (
 from ...core.events import StopReason, Usage
 from .._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
 from .._jsonl import JSONLinesAdapter, file_change_kind, is_mapping, text_of
-from .types import EVENT_TYPES, ITEM_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
+from .types import EVENT_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
 
 
 def _usage(raw: Any) -> Usage | None:
@@ -44,11 +44,6 @@ def _final_status(item: Mapping[str, Any]) -> str:
         return status
     failed = item.get("error") is not None or as_int(item.get("exit_code")) not in (None, 0)
     return "failed" if failed else "completed"
-
-
-def _item_type(item: Mapping[str, Any]) -> Any:
-    kind = item.get("type")
-    return kind if kind is not None else item.get("item_type")
 
 
 class CodexCLIInputAdapter(JSONLinesAdapter):
@@ -107,14 +102,16 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
 
     def stream_ids(self, event: Any) -> StreamIds | None:
         """The ``thread_id`` of ``thread.started`` (the Codex session)."""
-        if is_mapping(event) and event.get("type") in THREAD_START_TYPES:
-            thread_id = event.get("thread_id", event.get("session_id"))
-            return StreamIds(thread_id) if isinstance(thread_id, str) else None
-        return None
+        if event.__class__ is not dict and not is_mapping(event):
+            return None
+        if event.get("type") not in THREAD_START_TYPES:
+            return None
+        thread_id = event.get("thread_id", event.get("session_id"))
+        return StreamIds(thread_id) if isinstance(thread_id, str) else None
 
     def error(self, event: Any) -> str | None:
         """The message of ``turn.failed`` or ``error``."""
-        if not is_mapping(event):
+        if event.__class__ is not dict and not is_mapping(event):
             return None
         kind = event.get("type")
         if kind == "turn.failed":
@@ -124,33 +121,30 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
         return None
 
     def _analyze(self, event: Any) -> Step:
-        kind = event.get("type") if is_mapping(event) else None
-        if isinstance(kind, str) and kind.startswith("item."):
-            item = event.get("item")
-            if kind not in EVENT_TYPES:
-                self._unknown(kind)
-                return SKIP
-            if not is_mapping(item) or item.get("id") is None:
-                self._missing(kind, "an item with an id")
-                return SKIP
-            return self._item(kind, item)
-        if kind in THREAD_START_TYPES:
-            return PASSTHROUGH
-        if kind == "turn.started":
-            return Step(EventCategory.STREAM_START, stop=StopReason.unknown)
-        if kind == "turn.completed":
-            return Step(
-                EventCategory.SKIP,
-                natives=self._flush_todos(),
-                stop=StopReason.end_turn,
-                usage=_usage(event.get("usage")),
-            )
-        if kind == "turn.failed":
-            return Step(EventCategory.SKIP, natives=self._flush_todos(), stop=StopReason.error)
-        if kind == "error":
-            return Step(EventCategory.PASSTHROUGH, stop=StopReason.error)
-        self._unknown(kind)
-        return SKIP
+        kind = event.get("type") if event.__class__ is dict or is_mapping(event) else None
+        read = _LINES.get(kind)  # (an unhashable type raises: the event is skipped)
+        if read is None:
+            self._unknown(kind)
+            return SKIP
+        return read(self, kind, event)
+
+    def _item_line(self, kind: str, event: Mapping[str, Any]) -> Step:
+        item = event.get("item")
+        if (item.__class__ is not dict and not is_mapping(item)) or item.get("id") is None:
+            self._missing(kind, "an item with an id")
+            return SKIP
+        return self._item(kind, item)
+
+    def _turn_completed(self, kind: str, event: Mapping[str, Any]) -> Step:
+        return Step(
+            EventCategory.SKIP,
+            natives=self._flush_todos(),
+            stop=StopReason.end_turn,
+            usage=_usage(event.get("usage")),
+        )
+
+    def _turn_failed(self, kind: str, event: Mapping[str, Any]) -> Step:
+        return Step(EventCategory.SKIP, natives=self._flush_todos(), stop=StopReason.error)
 
     # ------------------------------------------------------------------ items
 
@@ -165,41 +159,46 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
         return text[len(sent) :]
 
     def _item(self, kind: str, item: Mapping[str, Any]) -> Step:
-        item_type = _item_type(item)
-        item_id = item.get("id")
-        completed = kind == "item.completed"
-        if item_type in MESSAGE_ITEMS:
-            text = self._suffix(item_id, item.get("text"))
-            if completed:
-                self._texts.pop(item_id, None)
-            return Step(EventCategory.TEXT_CONTENT, text) if text else SKIP
-        if item_type == "reasoning":
-            return self._streamed(item_id, "thinking", {}, item.get("text"), completed)
-        if item_type == "command_execution":
-            attrs = {"command": str(item.get("command", "")), "status": item.get("status")}
+        item_type = item.get("type")
+        if item_type is None:  # (the older name)
+            item_type = item.get("item_type")
+        read = _ITEMS.get(item_type)  # (an unhashable type raises: the event is skipped)
+        if read is None:
+            self._unknown(f"item {item_type}")
+            return SKIP
+        return read(self, item.get("id"), item, kind == "item.completed")
+
+    def _message_item(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        text = self._suffix(item_id, item.get("text"))
+        if completed:
+            self._texts.pop(item_id, None)
+        return Step(EventCategory.TEXT_CONTENT, text) if text else SKIP
+
+    def _reasoning(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        return self._streamed(item_id, "thinking", {}, item.get("text"), completed)
+
+    def _command(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        attrs = {"command": str(item.get("command", "")), "status": item.get("status")}
+        end = None
+        if completed:
             end = {"exit_code": as_int(item.get("exit_code")), "status": _final_status(item)}
-            return self._streamed(
-                item_id, "command", attrs, item.get("aggregated_output"), completed, end
-            )
-        if item_type == "file_change":
-            return self._file_change(item_id, item) if completed else SKIP
-        if item_type == "todo_list":
-            self._todos[item_id] = item.get("items")
-            if completed:
-                return Step(EventCategory.SKIP, natives=self._todo(item_id))
-            return SKIP
-        if item_type == "mcp_tool_call":
-            return self._tool_call(item_id, item, completed)
-        if item_type == "web_search":
-            query = item.get("query")
-            arguments = {"query": query} if isinstance(query, str) else {}
-            return self._call(item_id, {"name": "web_search"}, arguments, item, completed)
-        if item_type == "error":
-            return PASSTHROUGH
-        if item_type in ITEM_TYPES:
-            return SKIP
-        self._unknown(f"item {item_type}")
+        return self._streamed(
+            item_id, "command", attrs, item.get("aggregated_output"), completed, end
+        )
+
+    def _file_change_item(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        return self._file_change(item_id, item) if completed else SKIP
+
+    def _todo_item(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        self._todos[item_id] = item.get("items")
+        if completed:
+            return Step(EventCategory.SKIP, natives=self._todo(item_id))
         return SKIP
+
+    def _web_search(self, item_id: Any, item: Mapping[str, Any], completed: bool) -> Step:
+        query = item.get("query")
+        arguments = {"query": query} if isinstance(query, str) else {}
+        return self._call(item_id, {"name": "web_search"}, arguments, item, completed)
 
     def _streamed(
         self,
@@ -311,3 +310,32 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             natives.append(NativeStart(key, "tool_result", None, attrs))
             natives.append(NativeEnd(key, error if content is None and error else content or ""))
         return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+
+def _always(step: Step) -> Callable[..., Step]:
+    return lambda *_: step
+
+
+_LINES: dict[Any, Callable[..., Step]] = {
+    **dict.fromkeys(
+        ("item.started", "item.updated", "item.completed"), CodexCLIInputAdapter._item_line
+    ),
+    **dict.fromkeys(THREAD_START_TYPES, _always(PASSTHROUGH)),
+    "turn.started": _always(Step(EventCategory.STREAM_START, stop=StopReason.unknown)),
+    "turn.completed": CodexCLIInputAdapter._turn_completed,
+    "turn.failed": CodexCLIInputAdapter._turn_failed,
+    "error": _always(Step(EventCategory.PASSTHROUGH, stop=StopReason.error)),
+}
+"""How each line type (:data:`EVENT_TYPES`) is read: one look-up per line."""
+
+_ITEMS: dict[Any, Callable[..., Step]] = {
+    **dict.fromkeys(MESSAGE_ITEMS, CodexCLIInputAdapter._message_item),
+    "reasoning": CodexCLIInputAdapter._reasoning,
+    "command_execution": CodexCLIInputAdapter._command,
+    "file_change": CodexCLIInputAdapter._file_change_item,
+    "todo_list": CodexCLIInputAdapter._todo_item,
+    "mcp_tool_call": CodexCLIInputAdapter._tool_call,
+    "web_search": CodexCLIInputAdapter._web_search,
+    "error": _always(PASSTHROUGH),
+}
+"""How each item type (:data:`ITEM_TYPES`) is read."""
