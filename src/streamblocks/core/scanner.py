@@ -76,6 +76,7 @@ class Scanner:
         "parser",
         "plan",
         "prefilter",
+        "readers",
         "region",
         "room",
         "scan_fences",
@@ -158,6 +159,9 @@ class Scanner:
         self.whole = True
         """Whether a block whose closing line is in the text is read at once
         (:mod:`.whole`); ``False`` only to compare with the line step."""
+        self.readers = whole.readers(plan)
+        """The line syntaxes asked to read a whole block at a line start (``None``:
+        no syntax can)."""
         self.mode = SLOW
         """The lean step the next chunk may take (see :func:`.lean.settle`)."""
         self.lean_from = 0
@@ -322,6 +326,10 @@ class Scanner:
                 self.line = None  # no marker starts with this character
                 self.flow = TEXT if parser is None else lines.default_verdict(parser)
                 return i
+            if parser is None and self.readers is not None and self.whole:
+                end = whole.block(self, text, i)
+                if end > i:
+                    return end
         nl = text.find("\n", i)
         end = len(text) if nl < 0 else nl + 1
         before = self.block
