@@ -36,7 +36,8 @@ from .base import (
 FRONTMATTER_FENCE = "---"
 _OPENING = re.compile(r"(?:[^\S\n]*\n)*---[^\S\n]*\n")
 """What follows a start line up to the frontmatter: blank lines, then ``---``."""
-_CLOSING = literal_line_pattern(FRONTMATTER_FENCE)
+FRONTMATTER_CLOSING = literal_line_pattern(FRONTMATTER_FENCE)
+"""A frontmatter's closing line, with the ``"\\n"`` before it."""
 
 
 def frontmatter_header(
@@ -188,7 +189,7 @@ class DelimiterFrontmatterSyntax(LineSyntax):
         if opened is None:
             return None
         at = opened.end()
-        closed = _CLOSING.search(text, at - 1)
+        closed = FRONTMATTER_CLOSING.search(text, at - 1)
         if closed is None:
             return None
         end_line = literal_line_pattern(self.end_marker)
