@@ -326,11 +326,17 @@ class Scanner:
                 self.line = None  # no marker starts with this character
                 self.flow = TEXT if parser is None else lines.default_verdict(parser)
                 return i
-            if parser is None and self.readers is not None and self.whole:
-                end = whole.block(self, text, i)
-                if end > i:
-                    return end
         nl = text.find("\n", i)
+        if (
+            not line
+            and parser is None
+            and self.readers is not None
+            and 0 <= nl - i <= self.max_marker  # (a complete line that may be an opener)
+            and self.whole
+        ):
+            end = whole.block(self, text, i, nl)
+            if end > i:
+                return end
         end = len(text) if nl < 0 else nl + 1
         before = self.block
         self.line = NO_LINE  # (not None: mypyc would hold the narrowed type across decide)

@@ -206,13 +206,11 @@ def _reads_whole(syntax: LineSyntax) -> bool:
     return False
 
 
-def block(sc: Scanner, text: str, i: int) -> int:
-    """A block opening at the line start ``i`` (outside blocks, nothing held) and
-    closing in ``text``, read by its syntax's reader and reported here in one step;
-    return where the scanner goes on (``i``: the line step decides the line)."""
-    nl = text.find("\n", i)
-    if nl < 0 or nl - i > sc.max_marker:
-        return i
+def block(sc: Scanner, text: str, i: int, nl: int) -> int:
+    """A block opening at the line start ``i`` (outside blocks, nothing held; its line
+    ends at ``nl``, within ``max_marker_chars``) and closing in ``text``, read by its
+    syntax's reader and reported here in one step; return where the scanner goes on
+    (``i``: the line step decides the line)."""
     first = text[i]
     assert sc.readers is not None
     for starts, syntax, table in sc.readers:  # (lines._open's order and prefilter)
