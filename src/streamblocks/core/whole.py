@@ -21,7 +21,7 @@ anything else is left to the line step.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import lines
 from .blocks import new_block
@@ -247,6 +247,7 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
     ):
         return i
     metadata = header.metadata
+    value: Any  # (the mapping, or the model's instance: typed so for mypyc)
     if block_type.metadata is None:
         value = dict(metadata) if metadata else {}
     else:
