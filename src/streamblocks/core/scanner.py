@@ -76,6 +76,7 @@ class Scanner:
         "parser",
         "plan",
         "prefilter",
+        "readers",
         "region",
         "room",
         "scan_fences",
@@ -158,6 +159,9 @@ class Scanner:
         self.whole = True
         """Whether a block whose closing line is in the text is read at once
         (:mod:`.whole`); ``False`` only to compare with the line step."""
+        self.readers = whole.readers(plan)
+        """The line syntaxes asked to read a whole block at a line start (``None``:
+        no syntax can)."""
         self.mode = SLOW
         """The lean step the next chunk may take (see :func:`.lean.settle`)."""
         self.lean_from = 0
@@ -323,6 +327,16 @@ class Scanner:
                 self.flow = TEXT if parser is None else lines.default_verdict(parser)
                 return i
         nl = text.find("\n", i)
+        if (
+            not line
+            and parser is None
+            and self.readers is not None
+            and 0 <= nl - i <= self.max_marker  # (a complete line that may be an opener)
+            and self.whole
+        ):
+            end = whole.block(self, text, i, nl)
+            if end > i:
+                return end
         end = len(text) if nl < 0 else nl + 1
         before = self.block
         self.line = NO_LINE  # (not None: mypyc would hold the narrowed type across decide)

@@ -9,17 +9,39 @@ every complete line before it is content), the content and that line with one se
 and the block closes. The events, offsets, limits and ``raw`` are the line step's; the
 rest (a partial line, a long line, a block over its limit, any other verdict, no
 closing line in the text) is left to the line step where it stands.
+
+A syntax may also read its whole block itself (:meth:`LineSyntax.read_whole
+<.line_syntax.LineSyntax.read_whole>`): at a line start outside blocks, :func:`block`
+asks it where the block's opener, content and closing line are, and builds the events
+here, with no parser, no ``OpenBlock`` and no line step — the same events, offsets,
+``raw`` and metadata as the line step, for a block that has nothing unusual (no hooks,
+transforms, validators or content model, within its limits, metadata that validates);
+anything else is left to the line step.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import lines
-from .events import CONTENT_SECTION, BlockDelta, new_event
-from .line_syntax import HOLD, PENDING, TEXT, LineParser
+from .blocks import new_block
+from .events import (
+    CONTENT_SECTION,
+    BlockDelta,
+    BlockEnd,
+    BlockMetadata,
+    BlockStart,
+    new_event,
+)
+from .line_syntax import HOLD, PENDING, REJECT, TEXT, LineParser, LineSyntax, WholeBlock
 from .open_block import OpenBlock
-from .syntax import BODY
+from .registry import TypeTable
+from .syntax import BODY, InlineSyntax, SyntaxPlan
+from .validation import validate_metadata
+
+Readers = tuple[tuple[str | None, LineSyntax | None, TypeTable], ...]
+"""The line syntaxes of a plan in its order: the characters each one's openers start
+with (``None``: any), the syntax when it reads whole blocks, its types."""
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -157,4 +179,107 @@ def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
     sc.em.text(text[i:end])
     sc.parser = None
     sc.flow = TEXT
+    return end
+
+
+def readers(plan: SyntaxPlan) -> Readers | None:
+    """The plan's line syntaxes for :func:`block`, or ``None`` when none reads whole
+    blocks."""
+    found: Readers = tuple(
+        (
+            syntax.starts_with,
+            syntax if isinstance(syntax, LineSyntax) and _reads_whole(syntax) else None,
+            table,
+        )
+        for syntax, table in plan
+        if not isinstance(syntax, InlineSyntax)
+    )
+    return found if any(reader is not None for _, reader, _ in found) else None
+
+
+def _reads_whole(syntax: LineSyntax) -> bool:
+    """Whether the class that defines ``syntax``'s ``open`` defines ``read_whole`` too."""
+    for cls in type(syntax).__mro__:
+        has_open, has_reader = "open" in vars(cls), "read_whole" in vars(cls)
+        if has_open or has_reader:
+            return has_open and has_reader and cls is not LineSyntax
+    return False
+
+
+def block(sc: Scanner, text: str, i: int, nl: int) -> int:
+    """A block opening at the line start ``i`` (outside blocks, nothing held; its line
+    ends at ``nl``, within ``max_marker_chars``) and closing in ``text``, read by its
+    syntax's reader and reported here in one step; return where the scanner goes on
+    (``i``: the line step decides the line)."""
+    first = text[i]
+    assert sc.readers is not None
+    for starts, syntax, table in sc.readers:  # (lines._open's order and prefilter)
+        if starts is not None and first not in starts:
+            continue
+        if syntax is None:
+            return i
+        found = syntax.read_whole(text, i, nl, table)
+        if found is REJECT:
+            continue
+        if isinstance(found, WholeBlock):
+            return _report(sc, syntax.name, found, text, i)
+        return i
+    return i
+
+
+def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int) -> int:
+    """``Emitter.begin`` and ``close`` of the whole ``found`` at ``i``, inline, when
+    nothing in it asks for more; else ``i`` (the line step)."""
+    header, body, closer, end = found
+    block_type = header.block_type
+    limits = sc.limits
+    if (
+        block_type is None
+        or header.error is not None
+        or block_type.on_start is not None
+        or block_type.transform is not None
+        or block_type.validators
+        or block_type.content is not None
+        or body - i > sc.max_marker + 1  # (an opener line too long to be a marker)
+        or body - i > limits.max_metadata_chars  # (a header over its limit)
+        or closer - i > limits.max_block_chars  # (a block over its limit)
+        or end - closer > sc.max_marker + 1  # (a closing line too long to be a marker)
+    ):
+        return i
+    metadata = header.metadata
+    value: Any  # (the mapping, or the model's instance: typed so for mypyc)
+    if block_type.metadata is None:
+        value = dict(metadata) if metadata else {}
+    else:
+        value, error = validate_metadata(block_type, metadata)
+        if error is not None:
+            return i  # (the line step reports it when the block closes)
+    em = sc.em
+    if em.texts:
+        em.flush_texts()
+    if em.deltas:
+        em.flush_deltas()
+    block_id = header.block_id
+    if not block_id:
+        em.next_id += 1  # (Emitter.new_id, inline)
+        block_id = f"block-{em.next_id}"
+    type_name = block_type.name
+    attrs = header.attrs
+    out = em.out
+    out.append(new_event(BlockStart, (block_id, type_name, syntax_name, attrs)))
+    if metadata is not None:
+        out.append(new_event(BlockMetadata, (block_id, type_name, value)))
+    content = text[body:closer]
+    if content:
+        out.append(
+            new_event(BlockDelta, (block_id, type_name, CONTENT_SECTION, content, None, None))
+        )
+    start = em.pos
+    em.pos = stop = start + end - i
+    em.blocks += 1
+    finished = new_block(
+        block_id, type_name, syntax_name, value, content, dict(attrs), text[i:end], start, stop
+    )
+    out.append(new_event(BlockEnd, (finished,)))
+    sc.examined += end - i
     return end

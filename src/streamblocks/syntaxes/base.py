@@ -21,6 +21,7 @@ from ..core.line_syntax import (
     LineParser,
     LineSyntax,
     Verdict,
+    WholeBlock,
     strip_line_end,
 )
 from ..core.registry import TypeTable
@@ -45,6 +46,7 @@ __all__ = [
     "Syntax",
     "TypeTable",
     "Verdict",
+    "WholeBlock",
     "literal_line",
     "literal_line_pattern",
     "set_starts_with",

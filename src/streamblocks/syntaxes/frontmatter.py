@@ -3,6 +3,7 @@ YAML reading shared by the frontmatter syntaxes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,12 +27,17 @@ from .base import (
     ParseFailure,
     TypeTable,
     Verdict,
+    WholeBlock,
     literal_line,
     literal_line_pattern,
     set_starts_with,
 )
 
 FRONTMATTER_FENCE = "---"
+_OPENING = re.compile(r"(?:[^\S\n]*\n)*---[^\S\n]*\n")
+"""What follows a start line up to the frontmatter: blank lines, then ``---``."""
+FRONTMATTER_CLOSING = literal_line_pattern(FRONTMATTER_FENCE)
+"""A frontmatter's closing line, with the ``"\\n"`` before it."""
 
 
 def frontmatter_header(
@@ -169,6 +175,35 @@ class DelimiterFrontmatterSyntax(LineSyntax):
         if verdict is CLOSE:
             return _FrontmatterBlock(types, self.end_marker)
         return verdict
+
+    def read_whole(
+        self, text: str, start: int, line_end: int, types: TypeTable
+    ) -> WholeBlock | Verdict | None:
+        line = text[start:line_end]
+        if (
+            literal_line(line[:-1] if line[-1:] == "\r" else line, self.start_marker, True)
+            is not CLOSE
+        ):
+            return REJECT
+        opened = _OPENING.match(text, line_end + 1)
+        if opened is None:
+            return None
+        at = opened.end()
+        closed = FRONTMATTER_CLOSING.search(text, at - 1)
+        if closed is None:
+            return None
+        end_line = literal_line_pattern(self.end_marker)
+        if end_line.search(text, at - 1, closed.start() + 1) is not None:
+            return None  # (the end marker inside the frontmatter: a broken block)
+        body = closed.end()
+        ended = end_line.search(text, body - 1)
+        if ended is None:
+            return None
+        skip = text.count("\n", line_end, at)  # (the start line, blank lines, ---)
+        header = frontmatter_header(text[at : closed.start() + 1], skip + 1, types, strict=True)
+        if header is None:
+            return None
+        return WholeBlock(header, body, ended.start() + 1, ended.end())
 
     def describe(self, types: Sequence[BlockType]) -> str:
         intro = (

@@ -3,6 +3,7 @@ frontmatter naming a registered ``block_type`` as the fence's first lines."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,9 +22,10 @@ from .base import (
     VERBATIM,
     Header,
     LineParser,
-    Syntax,
+    LineSyntax,
     TypeTable,
     Verdict,
+    WholeBlock,
     literal_line,
     set_starts_with,
 )
@@ -36,9 +38,11 @@ from .fences import (
     fence_prefix,
     opening_fence,
 )
-from .frontmatter import FRONTMATTER_FENCE, frontmatter_header
+from .frontmatter import FRONTMATTER_CLOSING, FRONTMATTER_FENCE, frontmatter_header
 
 _FIRST, _FRONTMATTER = 0, 1
+_FRONTMATTER_OPENING = re.compile(r"---[^\S\n]*\n")
+"""A frontmatter's opening line (what :func:`literal_line` takes for ``---``)."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -115,7 +119,7 @@ class _FenceBlock(LineParser):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
-class MarkdownFrontmatterSyntax(Syntax):
+class MarkdownFrontmatterSyntax(LineSyntax):
     """A fenced code block (CommonMark fence rules) that is a block when its
     frontmatter's ``block_type`` or, failing that, its info string names a registered
     type. Every other fence stays visible text, and no marker inside it is recognised.
@@ -136,6 +140,37 @@ class MarkdownFrontmatterSyntax(Syntax):
             return REJECT
         info_name = fence.info.split(maxsplit=1)[0] if fence.info else ""
         return _FenceBlock(fence, types, types.markers.get(info_name))
+
+    def read_whole(
+        self, text: str, start: int, line_end: int, types: TypeTable
+    ) -> WholeBlock | Verdict | None:
+        line = text[start:line_end]
+        fence = opening_fence(line[:-1] if line[-1:] == "\r" else line)
+        if fence is None:
+            return REJECT
+        info_type = types.markers.get(fence.info.split(maxsplit=1)[0]) if fence.info else None
+        attrs: dict[str, Any] = {"info": fence.info} if fence.info else {}
+        closing = closing_fence_pattern(fence.char, fence.length)
+        body = line_end + 1
+        opened = _FRONTMATTER_OPENING.match(text, body)
+        if opened is None:  # (the first line is content, or the fence is shown)
+            if info_type is None:
+                return None  # (a shown fence: the line step)
+            header = Header(info_type.marker, info_type, None, attrs, None)
+        else:
+            at = opened.end()
+            closed = FRONTMATTER_CLOSING.search(text, at - 1)
+            if closed is None or closing.search(text, body - 1, closed.start() + 1) is not None:
+                return None  # (no end of the frontmatter in hand, or the fence closes first)
+            found = frontmatter_header(text[at : closed.start() + 1], 3, types, fallback=info_type)
+            if found is None:
+                return None  # (a fence showing YAML)
+            header = found._replace(attrs=attrs)
+            body = closed.end()
+        ended = closing.search(text, body - 1)
+        if ended is None:
+            return None
+        return WholeBlock(header, body, ended.start() + 1, ended.end())
 
     def describe(self, types: Sequence[BlockType]) -> str:
         intro = (

@@ -22,6 +22,7 @@ from .base import (
     LineSyntax,
     TypeTable,
     Verdict,
+    WholeBlock,
     literal_line,
     literal_line_pattern,
     set_starts_with,
@@ -94,6 +95,27 @@ def _metadata(
     return mapping, positional, problem
 
 
+def _header(found: re.Match[str] | None, types: TypeTable) -> Header | None:
+    """The header of an opener line (``found``: the opener pattern's match of it, or
+    ``None``), or ``None`` when the line opens no block."""
+    if found is None:
+        return None
+    block_id, marker, tail = found.groups()
+    params = tail.split(":")[1:] if tail else []
+    block_type = types.resolve(marker)
+    if block_type is None and types.unknown == "text":
+        return None
+    type_name = block_type.name if block_type is not None else marker
+    metadata, positional, problem = _metadata(block_id, type_name, params, block_type)
+    attrs: dict[str, Any] = {"params": positional} if positional else {}
+    if len(metadata) > 3 or "params" not in metadata:  # (keys other than the standard)
+        for key, value in metadata.items():
+            if key not in _STANDARD:
+                attrs[key] = value
+    error = None if problem is None else (ErrorCode.VALIDATION_FAILED, problem)
+    return Header(marker, block_type, block_id, attrs, metadata, error)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class _PreambleBlock(LineParser):
     def __init__(self, header: Header, end_marker: str) -> None:
@@ -153,24 +175,24 @@ class DelimiterPreambleSyntax(LineSyntax):
                 if rest and typed not in types.prefixes:
                     return REJECT
             return PENDING
-        found = opener.fullmatch(line.rstrip())
-        if found is None:
+        header = _header(opener.fullmatch(line.rstrip()), types)
+        if header is None:
             return REJECT
-        block_id, marker, tail = found.groups()
-        params = tail.split(":")[1:] if tail else []
-        block_type = types.resolve(marker)
-        if block_type is None and types.unknown == "text":
-            return REJECT
-        type_name = block_type.name if block_type is not None else marker
-        metadata, positional, problem = _metadata(block_id, type_name, params, block_type)
-        attrs: dict[str, Any] = {"params": positional} if positional else {}
-        if len(metadata) > 3 or "params" not in metadata:  # (keys other than the standard)
-            for key, value in metadata.items():
-                if key not in _STANDARD:
-                    attrs[key] = value
-        error = None if problem is None else (ErrorCode.VALIDATION_FAILED, problem)
-        header = Header(marker, block_type, block_id, attrs, metadata, error)
         return _PreambleBlock(header, self.end_marker)
+
+    def read_whole(
+        self, text: str, start: int, line_end: int, types: TypeTable
+    ) -> WholeBlock | Verdict | None:
+        opened = _patterns(self.delimiter)[0].fullmatch(text[start:line_end].rstrip())
+        if opened is None:
+            return REJECT
+        closed = literal_line_pattern(self.end_marker).search(text, line_end)
+        if closed is None:  # (not in hand: the header is not read twice)
+            return None
+        header = _header(opened, types)
+        if header is None:
+            return REJECT
+        return WholeBlock(header, line_end + 1, closed.start() + 1, closed.end())
 
     def describe(self, types: Sequence[BlockType]) -> str:
         d = self.delimiter
