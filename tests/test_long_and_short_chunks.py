@@ -77,8 +77,11 @@ def piece(draw: st.DrawFn) -> str:
 DOCUMENTS = st.lists(piece(), max_size=6).map("".join)
 
 
-def processor(limits: Limits | None = None, unknown: str = "text") -> StreamBlockProcessor:
-    registry = BlockRegistry()
+def processor(
+    limits: Limits | None = None, unknown: str = "text", registry: BlockRegistry | None = None
+) -> StreamBlockProcessor:
+    """A processor of notes, tasks and code blocks (and of what ``registry`` holds)."""
+    registry = BlockRegistry() if registry is None else registry
     registry.register("note")
     registry.register("task", syntax=DelimiterFrontmatterSyntax())
     registry.register("code", syntax=MarkdownFrontmatterSyntax())

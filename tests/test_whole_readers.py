@@ -16,7 +16,6 @@ from pydantic import BaseModel
 
 from streamblocks import (
     BlockRegistry,
-    DelimiterFrontmatterSyntax,
     DelimiterPreambleSyntax,
     Limits,
     MarkdownFrontmatterSyntax,
@@ -29,6 +28,7 @@ from streamblocks.syntaxes.base import REJECT, LineParser, Verdict
 from streamblocks.syntaxes.frontmatter import _FrontmatterBlock
 from streamblocks.syntaxes.markdown import _FenceBlock
 from streamblocks.syntaxes.preamble import _PreambleBlock
+from test_long_and_short_chunks import processor as notes_tasks_and_code
 from test_whole_blocks import feeds, same_feeds
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -44,13 +44,10 @@ class Level(BaseModel):
 
 def processor(limits: Limits | None = None, unknown: str = "text") -> StreamBlockProcessor:
     registry = BlockRegistry()
-    registry.register("note")
     registry.register("level", metadata=Level)
     registry.register("hooked", on_start=lambda attrs: None)
     registry.register("checked", validators=[lambda block: "no" not in block.content])
-    registry.register("task", syntax=DelimiterFrontmatterSyntax())
-    registry.register("code", syntax=MarkdownFrontmatterSyntax())
-    return StreamBlockProcessor(registry, input_adapter=None, limits=limits, unknown=unknown)
+    return notes_tasks_and_code(limits, unknown, registry)
 
 
 PROCESSORS = [
