@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import streamblocks
 from markup_cases import CASES
-from streamblocks import BlockRegistry, StreamBlockProcessor
+from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
 from streamblocks.core import lean as lean_steps
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.core.region import Region
@@ -162,17 +162,71 @@ def _full_and_lean(
 
 @pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
 def test_thinking_is_taken_by_the_session_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A chunk of thinking with no ``<`` and no blank at its end does not reach the
-    region at all (``lean.THOUGHT``), blanks held before it or not."""
-    thinking = "We weigh the gaps. " * 50
+    """A chunk of thinking with no ``<`` does not reach the region at all
+    (``lean.THOUGHT``), blanks at its end or held before it or not, but for one chunk
+    per run of ``THOUGHT_RUN`` characters (the block brought up to date)."""
+    thinking = "We weigh the gaps. " * 150
     text = f"<think>\n{thinking}</think>\n\nthe answer"
     chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
     full, leaned = _full_and_lean(monkeypatch, "qwen3", chunks)
-    inside = range(3, len(thinking) // 4)  # (from the second chunk of thinking on)
-    assert not full & set(inside)
-    blank_ended = {k for k in inside if chunks[k][-1] == " "}
-    assert 40 < len(blank_ended) < len(inside) / 3
-    assert leaned & set(inside) == blank_ended  # (its blanks held)
+    inside = set(range(3, len(thinking) // 4))  # (from the second chunk of thinking on)
+    assert not full & inside
+    assert sum(chunks[k][-1] == " " for k in inside) > 100  # (blanks held by the session)
+    runs = len(thinking) // lean_steps.THOUGHT_RUN
+    assert 0 < len(leaned & inside) <= runs + 1
+
+
+THOUGHTS = st.lists(
+    st.sampled_from(["We weigh", " the gaps", ".", "\n\n", " \t ", "\u2003", "x" * 70, " " * 70]),
+    max_size=40,
+).map("".join)
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+@settings(max_examples=150, deadline=None)
+@given(thought=THOUGHTS, seed=st.integers(0, 999), limit=st.sampled_from([None, 90, 700]))
+def test_thinking_taken_by_the_session_keeps_its_books(
+    thought: str, seed: int, limit: int | None
+) -> None:
+    """The chunks ``Session.feed`` takes in mode ``THOUGHT`` leave the work counter, the
+    stream offset and the content span to :func:`lean.thought_sync`: the events are the
+    full step's, and the count of examined characters after every chunk (read, and the
+    session snapshotted and restored) is the count of a session whose thinking takes
+    ``lean.region_step`` instead (``THOUGHT`` off); under a tight limit too."""
+    text = f"<think>\n{thought}</think>\n\nthe answer"
+    limits = Limits(max_block_chars=limit) if limit else Limits()
+    processor = StreamBlockProcessor(
+        BlockRegistry(), input_adapter=None, markup="qwen3", limits=limits
+    )
+    chunks = split_random(text, seed, 6)
+
+    def run(lean: bool, read: bool) -> tuple[list[object], list[int]]:
+        session = processor.session()
+        session._scan.lean = lean
+        events: list[object] = []
+        counts = []
+        for chunk in chunks:
+            events += session.feed(chunk)
+            if read:
+                counts.append(session.examined)
+                session = processor.restore(session.snapshot())
+        events += session.close()
+        counts.append(session.examined)
+        return [e for e in events if not isinstance(e, StreamStarted)], counts
+
+    events, counts = run(True, True)
+    assert events == run(False, False)[0] == run(True, False)[0]
+    assert counts[-1] == run(True, False)[1][-1]
+    with pytest.MonkeyPatch.context() as patch:
+        ready = Region.lean_ready
+
+        def without_thought(self: Region) -> bool:
+            answer = ready(self)
+            self.thought = ""
+            return answer
+
+        patch.setattr(Region, "lean_ready", without_thought)
+        assert run(True, True) == (events, counts)
 
 
 # A call whose closer arrives in pieces: the piece that begins it after the body's last

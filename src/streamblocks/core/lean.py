@@ -49,8 +49,11 @@ def settle(sc: Scanner) -> None:
         region, parser, line = sc.region, sc.parser, sc.line
         if region is not None:
             if region.lean_ready():
-                mode = THOUGHT if region.thought else REGION
-                sc.lean_limit = region.limit
+                if region.thought:
+                    mode = THOUGHT
+                    _arm(sc, region)
+                else:
+                    mode = REGION
         elif parser is None or (parser.visible and parser.marker_starts is not None):
             if parser is None:
                 sc.visible_stop, sc.starts = sc.outside_stop, sc.outside_starts
@@ -107,10 +110,15 @@ def count_lean(sc: Scanner) -> None:
     brings the count up to date (before a full step, at the end, when the count is
     read)."""
     mode = sc.mode
-    if mode and mode != REGION and mode != THOUGHT:
-        pos = sc.em.pos
-        sc.examined += pos - sc.lean_from
-        sc.lean_from = pos
+    if mode and mode != REGION:
+        if mode == THOUGHT:
+            region = sc.region
+            assert region is not None
+            thought_sync(sc, region)
+        else:
+            pos = sc.em.pos
+            sc.examined += pos - sc.lean_from
+            sc.lean_from = pos
 
 
 def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
@@ -122,6 +130,76 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
         sc.mode = LINE_START
         return True
     return False
+
+
+THOUGHT_RUN = 1024
+"""In mode ``THOUGHT``, how many characters ``Session.feed`` appends to the block inline
+before :func:`thought_step` brings it up to date (and compacts its pieces)."""
+
+THOUGHT_BLANKS = 64
+"""In mode ``THOUGHT``, how many blanks :func:`thought_step` holds itself (more go to
+:func:`region_step`): ``lean_limit`` leaves them room below the block's limit."""
+
+
+def _arm(sc: Scanner, region: Region) -> None:
+    """Mode ``THOUGHT`` begins: ``Session.feed`` appends each chunk of thinking to the
+    block's ``raw`` alone (and its length); :func:`thought_sync` does the rest later.
+    ``lean_limit`` keeps the block, with the blanks the region holds, within its limit
+    and the pieces appended since the last compaction few."""
+    block = region.block
+    assert block is not None
+    at = region.synced = block.raw_len
+    room = region.limit - max(len(region.blanks), THOUGHT_BLANKS)
+    sc.lean_limit = min(room, at + THOUGHT_RUN)
+
+
+def thought_sync(sc: Scanner, region: Region) -> None:
+    """Bring up to date what the chunks of thinking taken in mode ``THOUGHT`` leave for
+    later: each is the block's content, so its ``raw`` that grew since the last sync is
+    one content span, moves the stream offset and was examined (blanks held and counted
+    before a chunk are joined to it, and their count taken back there)."""
+    block = region.block
+    assert block is not None
+    at, end = region.synced, block.raw_len
+    if end > at:
+        sc.examined += end - at
+        sc.em.pos += end - at
+        spans = block.spans  # (OpenBlock.add_content)
+        if spans and spans[-1] == at:
+            spans[-1] = end
+        else:
+            spans += (at, end)
+        region.last = block.raw[-1][-1]
+        region.synced = end
+
+
+def thought_step(sc: Scanner, region: Region, text: str) -> list[Event] | None:
+    """Mode ``THOUGHT``'s chunks that ``Session.feed`` does not take: one that ends in
+    blanks is taken as it takes the others, its blanks held (as :func:`region_step`
+    holds them); any other (a ``<`` in it, the limit or the run near) goes to
+    :func:`region_step`, the chunks before it synced."""
+    block = region.block
+    assert block is not None
+    if region.thought not in text:
+        body = text.rstrip()
+        blanks = region.blanks
+        held = text[len(body) :] if body else blanks + text
+        if len(held) <= THOUGHT_BLANKS and block.raw_len + len(blanks) + len(body) <= sc.lean_limit:
+            region.blanks = held
+            if not body:
+                sc.examined += len(text)
+                return []
+            piece = blanks + body if blanks else body
+            sc.examined += len(held) - len(blanks)  # (the rest counted when synced)
+            block.raw.append(piece)
+            block.raw_len += len(piece)
+            fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, None)
+            return [new_event(BlockDelta, fields)]
+    thought_sync(sc, region)
+    events = region_step(region, text)
+    if events is not None:
+        _arm(sc, region)
+    return events
 
 
 def region_step(region: Region, text: str) -> list[Event] | None:
@@ -145,7 +223,7 @@ def region_step(region: Region, text: str) -> list[Event] | None:
         if block.raw_len + len(blanks) + len(text) > region.limit:
             return None
         sc.examined += len(text)
-        if " " < text[-1] < "\x7f":  # (no blank at its end: the bulk of thinking)
+        if not text[-1].isspace():  # (no blank at its end: the bulk of thinking)
             if blanks:
                 piece, region.blanks = blanks + text, ""
             else:

@@ -34,7 +34,7 @@ class Region(InlineOut):
     __slots__ = (
         *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
         *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "rank"),
-        *("reader", "sc", "stop", "syntax", "table", "thought"),
+        *("reader", "sc", "stop", "synced", "syntax", "table", "thought"),
     )
 
     def __init__(
@@ -67,6 +67,7 @@ class Region(InlineOut):
         self.blanks = ""  # blanks after content that the reader was not shown (see lean)
         self.limit = 0  # max_block_chars, read for the lean step
         self.thought = ""  # the stop of Session.feed's inline content step, or ""
+        self.synced = 0  # the block's raw length when its inline steps were last synced
 
     # ------------------------------------------------------------------ scanner side
 

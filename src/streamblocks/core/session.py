@@ -41,6 +41,7 @@ from .limits import Limits
 from .line_syntax import CONTENT, HOLD
 from .open_block import OpenBlock
 from .provider import ProviderEvents
+from .region import Region
 from .scanner import Scanner
 from .syntax import SyntaxPlan
 
@@ -133,37 +134,27 @@ class Session:
             elif mode == THOUGHT:
                 # (the bulk of thinking: a chunk without its closer's first character and
                 # with no blank at its end is content, the reader not asked: the common
-                # case of lean.region_step, inline (see lean.settle). No new local names:
-                # each one costs every chunk's frame.)
-                region = scan.region
-                assert region is not None
-                if region.thought not in chunk and " " < chunk[-1] < "\x7f":
+                # case of lean.region_step, inline. Only the block's raw is kept here:
+                # lean.thought_sync adds the rest later, see lean.settle. No new local
+                # names: each one costs every chunk's frame.)
+                region: Region = scan.region  # type: ignore[assignment]  # (set in this mode)
+                if region.thought not in chunk and not chunk[-1].isspace():
                     into = region.block  # type: ignore[assignment]  # (open in this mode)
-                    n = len(region.blanks) + len(chunk)  # (blanks held before it go first)
-                    size = into.raw_len + n
-                    if size <= scan.lean_limit:
-                        scan.examined += len(chunk)
-                        region.last = chunk[-1]
-                        if region.blanks:
+                    size = into.raw_len + len(chunk)
+                    if size <= scan.lean_limit:  # (the limit, and the run: see lean._arm)
+                        if region.blanks:  # (held before it, counted when held: first)
+                            scan.examined -= len(region.blanks)
                             chunk, region.blanks = region.blanks + chunk, ""
-                        if into.spans and into.spans[-1] == size - n:  # (OpenBlock.add_content)
-                            into.spans[-1] = size
-                        else:
-                            into.spans += (size - n, size)
-                        raw = into.raw
-                        raw.append(chunk)
+                            size = into.raw_len + len(chunk)
+                        into.raw.append(chunk)
                         into.raw_len = size
-                        if len(raw) > into.compact_at:
-                            into.compact()
-                        self._em.pos += n
                         fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)
                         return [new_event(BlockDelta, fields)]
-                events = lean.region_step(region, chunk)
+                events = lean.thought_step(scan, region, chunk)
                 if events is not None:
                     return events
             elif mode == REGION:
-                region = scan.region
-                assert region is not None
+                region = scan.region  # type: ignore[assignment]  # (set in this mode)
                 events = lean.region_step(region, chunk)
                 if events is not None:
                     return events
