@@ -45,7 +45,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.syntaxes.xml._ATTR_ANYWHERE": ("search",),
     "streamblocks.syntaxes.xml._ENTITY": ("search",),
     "streamblocks.syntaxes.xml._NAME_RUN": ("match",),
-    "streamblocks.syntaxes.xml._TICK_OR_NEWLINE": ("search",),
+    "streamblocks.syntaxes.code_spans._TICK_OR_NEWLINE": ("search",),
     # model markup [markup]: names looked for at a body's start, heads and values read
     "streamblocks.markup.families._TEMPLATE": ("search",),
     "streamblocks.markup.arguments._STRING_STOP": ("search",),

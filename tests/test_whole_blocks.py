@@ -24,6 +24,8 @@ def feeds(
     session = processor.session()
     session._scan.whole = whole
     session._scan.lean = lean
+    if not whole:  # (nor a code span read at once: its reader reads it)
+        session._scan.shown_spans = {}
     out = [session.feed(chunk) for chunk in chunks] + [session.close()]
     return [
         [

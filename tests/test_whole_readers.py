@@ -20,11 +20,14 @@ from streamblocks import (
     Limits,
     MarkdownFrontmatterSyntax,
     StreamBlockProcessor,
+    TextDelta,
+    XMLTagSyntax,
 )
 from streamblocks.core import whole
-from streamblocks.core.line_syntax import WholeBlock
+from streamblocks.core.line_syntax import LineSyntax, WholeBlock
 from streamblocks.core.registry import TypeTable
 from streamblocks.syntaxes.base import REJECT, LineParser, Verdict
+from streamblocks.syntaxes.fences import ShownFence
 from streamblocks.syntaxes.frontmatter import _FrontmatterBlock
 from streamblocks.syntaxes.markdown import _FenceBlock
 from streamblocks.syntaxes.preamble import _PreambleBlock
@@ -174,6 +177,39 @@ def test_the_block_in_hand_is_read_without_its_parser(
     assert PROCESSORS[0].session().feed(text)[1:] == events
 
 
+@pytest.mark.parametrize(
+    "text", ["```python\nprint(1)\n!!b1:note\n```\nafter", "~~~\n~~~\nafter", "```\n````\nafter"]
+)
+def test_a_shown_fence_in_hand_is_visible_text_without_a_parser(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """A fence that names no type, in hand to its closing line, is visible text read in
+    one step (its reader says so: a ``WholeBlock`` with no header)."""
+    table = TypeTable({})
+    found = MarkdownFrontmatterSyntax().read_whole(text, 0, text.index("\n"), table)
+    assert isinstance(found, WholeBlock) and found.header is None
+    assert text[found.closer : found.end].strip() and text[found.end :] == "after"
+    events = PROCESSORS[0].session().feed(text)[1:]
+    assert events == [TextDelta(text)]
+    for parser in (_FenceBlock, ShownFence):
+        monkeypatch.setattr(parser, "__init__", _refuse)
+    assert PROCESSORS[0].session().feed(text)[1:] == events
+
+
+def test_a_shown_fence_is_read_line_by_line_where_tags_are_read_inside_fences() -> None:
+    """With an inline syntax that reads inside fences, the shown fence goes the line
+    step, which reads its lines for openers."""
+    registry = BlockRegistry()
+    registry.register("code", syntax=MarkdownFrontmatterSyntax())
+    registry.register("cite", syntax=XMLTagSyntax(code_aware=False))
+    events = (
+        StreamBlockProcessor(registry, input_adapter=None)
+        .session()
+        .feed("```python\n<cite>x</cite>\n```\nafter")
+    )
+    assert [e.block.content for e in events if e.type == "BLOCK_END"] == ["x"]  # type: ignore[attr-defined]
+
+
 def _refuse(self: object, *args: object, **kwargs: object) -> None:
     raise AssertionError(f"the line step made a {type(self).__name__}")
 
@@ -184,6 +220,7 @@ def test_a_reader_names_the_parts_of_the_block() -> None:
     found = DelimiterPreambleSyntax().read_whole(text, 0, text.index("\n"), table)
     assert isinstance(found, WholeBlock)
     assert (found.body, found.closer, found.end) == (12, 17, 24)
+    assert found.header is not None
     assert found.header.block_id == "b1" and found.header.attrs == {"params": ["x"]}
     assert DelimiterPreambleSyntax().read_whole("!!start\n", 0, 7, table) is REJECT
     assert DelimiterPreambleSyntax().read_whole("!!b1:note\nno end\n", 0, 9, table) is None
@@ -215,7 +252,10 @@ def test_which_syntaxes_read_whole() -> None:
         def read_whole(self, *args: Any) -> WholeBlock | Verdict | None:
             return None
 
-    assert whole._reads_whole(DelimiterPreambleSyntax())
-    assert whole._reads_whole(MarkdownFrontmatterSyntax())
-    assert not whole._reads_whole(_NoXIds())
-    assert not whole._reads_whole(Plain())  # (it defines read_whole, not open)
+    def reads_whole(syntax: LineSyntax) -> bool:
+        return whole.defines_together(type(syntax), "open", "read_whole", LineSyntax)
+
+    assert reads_whole(DelimiterPreambleSyntax())
+    assert reads_whole(MarkdownFrontmatterSyntax())
+    assert not reads_whole(_NoXIds())
+    assert not reads_whole(Plain())  # (it defines read_whole, not open)

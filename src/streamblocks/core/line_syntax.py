@@ -143,8 +143,11 @@ class WholeBlock(NamedTuple):
     :meth:`LineSyntax.read_whole`: ``text[start:body]`` is its opener (its header
     lines), ``text[body:closer]`` its content, ``text[closer:end]`` its closing line."""
 
-    header: Header
-    """What the parser would hold as its header when the block starts."""
+    header: Header | None
+    """What the parser would hold as its header when the block starts; ``None`` for no
+    block but a region the model shows (a code fence that names no type), where the
+    line step would make every line visible text up to and including the closing line:
+    ``text[start:end]`` is then visible text."""
     body: int
     closer: int
     end: int
@@ -184,7 +187,10 @@ class LineSyntax(Syntax):
         every line between opener and closing line content, the content its body text
         (the parser's ``parse`` returns it as it is, and it has no ``partial_source``).
         Return ``Verdict.REJECT`` when :meth:`open` would reject the line, and ``None``
-        to leave the line to :meth:`open` and its parser (always right).
+        to leave the line to :meth:`open` and its parser (always right). A
+        :class:`WholeBlock` whose header is ``None`` says that the line opens no block
+        but a shown region (a code fence that names no type) that the closing line at
+        ``closer`` ends: ``text[start:end]`` is visible text.
 
         The session reads the block, builds its events and checks its limits and
         metadata itself; whatever it does not take as simple (a metadata model that

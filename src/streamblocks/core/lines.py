@@ -35,6 +35,19 @@ if TYPE_CHECKING:
     from .scanner import Scanner
 
 
+class _NoLines(LineParser):
+    """A visible region in which no line is a marker (for ``Scanner.shown``)."""
+
+    visible = True
+    marker_starts: str | None = ""
+
+    def on_line(self, line: str, complete: bool) -> Verdict:
+        return TEXT
+
+
+NO_LINES = _NoLines()
+
+
 def default_verdict(parser: LineParser) -> Verdict:
     """What a line that no marker can start is, inside ``parser``."""
     if parser.visible:

@@ -81,6 +81,7 @@ class Scanner:
         "room",
         "scan_fences",
         "searched",
+        "shown_spans",
         "shown_stop",
         "starts",
         "tail",
@@ -116,6 +117,7 @@ class Scanner:
             for opener in syntax.openers(table)
         )
         self.all_openers = tuple(opener for _, opener, _, _ in self.openers)
+        self.shown_spans = whole.shown_spans(self.openers)  # (see whole.shown_span)
         self.tails = tail_search(self.all_openers)
         self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
         self.outside_search = visible_search(self.outside_starts, self.all_openers)
@@ -222,6 +224,11 @@ class Scanner:
                     self.line = ""
                     i = at + 1
                 else:
+                    end = whole.shown_span(self, text, at) if self.shown_spans else -1
+                    if end > at:  # (a region all visible, in hand: no reader)
+                        em.text(text[i:end])
+                        i = end
+                        continue
                     em.text(text[i:at])
                     i = open_region(self, text, at, 0)
                 continue
@@ -257,7 +264,7 @@ class Scanner:
             self.em.text(text)
             return
         parser, line, flow = self.parser, self.line, self.flow
-        self.parser, self.line, self.flow = _NO_LINES, None, TEXT
+        self.parser, self.line, self.flow = lines.NO_LINES, None, TEXT
         self.run(text)
         self.parser = parser
         if self.region is None:
@@ -381,16 +388,3 @@ class Scanner:
                 lines.end_parser(self)
             else:
                 return
-
-
-class _NoLines(LineParser):
-    """A visible region in which no line is a marker (for :meth:`Scanner.shown`)."""
-
-    visible = True
-    marker_starts: str | None = ""
-
-    def on_line(self, line: str, complete: bool) -> Verdict:
-        return TEXT
-
-
-_NO_LINES = _NoLines()

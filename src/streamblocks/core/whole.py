@@ -182,13 +182,36 @@ def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
     return end
 
 
+def _shown_whole(sc: Scanner, text: str, i: int, body: int, closer: int, end: int) -> int:
+    """A code fence the model shows, from its opening line at ``i`` to its closing line
+    (``found`` by a reader whose header is ``None``), out as visible text in one step,
+    when no inline syntax reads inside fences; else ``i`` (the line step: its opener
+    held within ``max_metadata_chars``, the closing line no longer than a marker, as
+    :func:`_shown` requires)."""
+    if (
+        sc.scan_fences
+        or body - i > sc.limits.max_metadata_chars
+        or end - closer > sc.max_marker + 1
+    ):
+        return i
+    sc.examined += end - i
+    sc.em.text(text[i:end])
+    starts = sc.outside_starts
+    if end < len(text) and starts is not None and text[end] not in starts:
+        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
+    return end
+
+
 def readers(plan: SyntaxPlan) -> Readers | None:
     """The plan's line syntaxes for :func:`block`, or ``None`` when none reads whole
     blocks."""
     found: Readers = tuple(
         (
             syntax.starts_with,
-            syntax if isinstance(syntax, LineSyntax) and _reads_whole(syntax) else None,
+            syntax
+            if isinstance(syntax, LineSyntax)
+            and defines_together(type(syntax), "open", "read_whole", LineSyntax)
+            else None,
             table,
         )
         for syntax, table in plan
@@ -197,13 +220,48 @@ def readers(plan: SyntaxPlan) -> Readers | None:
     return found if any(reader is not None for _, reader, _ in found) else None
 
 
-def _reads_whole(syntax: LineSyntax) -> bool:
-    """Whether the class that defines ``syntax``'s ``open`` defines ``read_whole`` too."""
-    for cls in type(syntax).__mro__:
-        has_open, has_reader = "open" in vars(cls), "read_whole" in vars(cls)
-        if has_open or has_reader:
-            return has_open and has_reader and cls is not LineSyntax
+def defines_together(cls: type, method: str, hook: str, base: type) -> bool:
+    """Whether the class that defines ``method`` for ``cls`` defines the optional
+    ``hook`` too, and is not the protocol ``base``: a subclass that overrides
+    ``method`` alone inherits no hook that may disagree with it."""
+    for klass in cls.__mro__:
+        has_method, has_hook = method in vars(klass), hook in vars(klass)
+        if has_method or has_hook:
+            return has_method and has_hook and klass is not base
     return False
+
+
+def shown_spans(
+    openers: tuple[tuple[int, str, InlineSyntax, TypeTable], ...],
+) -> dict[str, InlineSyntax]:
+    """The openers ``Scanner.run`` may hand to ``read_shown``: one character long,
+    the only opener starting with it, of a syntax whose class defines ``reader`` and
+    ``read_shown`` together (a subclass that reads regions its own way inherits no
+    ``read_shown`` that disagrees with it)."""
+    found: dict[str, InlineSyntax] = {}
+    for _, opener, syntax, _ in openers:
+        alone = sum(other.startswith(opener[0]) for _, other, _, _ in openers) == 1
+        if (
+            len(opener) == 1
+            and alone
+            and defines_together(type(syntax), "reader", "read_shown", InlineSyntax)
+        ):
+            found[opener] = syntax
+    return found
+
+
+def shown_span(sc: Scanner, text: str, at: int) -> int:
+    """Where a region whose opener is at ``text[at]`` ends when its syntax reads it as
+    all visible text in hand (``InlineSyntax.read_shown``, given what the region's
+    reader would be given), counted as examined; else ``-1`` (a region reads it)."""
+    syntax = sc.shown_spans.get(text[at])
+    if syntax is None:
+        return -1
+    n = len(text)
+    end = syntax.read_shown(text[at], text, at, n if n - at <= sc.room else at + sc.room)
+    if end > at:
+        sc.examined += end - at
+    return end
 
 
 def block(sc: Scanner, text: str, i: int, nl: int) -> int:
@@ -231,6 +289,8 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
     """``Emitter.begin`` and ``close`` of the whole ``found`` at ``i``, inline, when
     nothing in it asks for more; else ``i`` (the line step)."""
     header, body, closer, end = found
+    if header is None:
+        return _shown_whole(sc, text, i, body, closer, end)
     block_type = header.block_type
     limits = sc.limits
     if (
@@ -282,4 +342,7 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
     )
     out.append(new_event(BlockEnd, (finished,)))
     sc.examined += end - i
+    starts = sc.outside_starts
+    if end < len(text) and starts is not None and text[end] not in starts:
+        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
     return end

@@ -154,8 +154,11 @@ class MarkdownFrontmatterSyntax(LineSyntax):
         body = line_end + 1
         opened = _FRONTMATTER_OPENING.match(text, body)
         if opened is None:  # (the first line is content, or the fence is shown)
-            if info_type is None:
-                return None  # (a shown fence: the line step)
+            if info_type is None:  # (a shown fence, to its closing line: all visible)
+                shown = closing.search(text, line_end)
+                if shown is None:
+                    return None
+                return WholeBlock(None, body, shown.start() + 1, shown.end())
             header = Header(info_type.marker, info_type, None, attrs, None)
         else:
             at = opened.end()

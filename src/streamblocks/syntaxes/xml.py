@@ -30,6 +30,7 @@ from ..core.errors import ErrorCode, RegistryError
 from ..core.registry import BlockType, TypeTable
 from ..core.syntax import GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
 from ..prompts import describe_model_fields
+from .code_spans import CodeSpan, code_span_end
 
 _ENTITY = re.compile(r"&(amp|lt|gt|quot|apos|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
 _ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
@@ -296,55 +297,6 @@ class _Element(InlineReader):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class _CodeSpan(InlineReader):
-    """An inline code span: visible text from a backtick run to the closing run of the
-    same length, or to the end of the line."""
-
-    __slots__ = ("held", "run")
-
-    def __init__(self) -> None:
-        self.run = 0  # length of the opening run (0 while it is being read)
-        self.held = 0  # a backtick run being read, not attributed yet
-
-    def read(self, text: str, start: int, stop: int, out: InlineOut) -> int:
-        i = start
-        while i < stop:
-            if text[i] == "`":
-                j = i
-                while j < stop and text[j] == "`":
-                    j += 1
-                self.held += j - i
-                i = j
-                if i == stop:
-                    break  # the run may go on
-            if self.held:
-                out.text(self.held)
-                if not self.run:
-                    self.run = self.held
-                elif self.held == self.run:
-                    self.held = 0
-                    return i
-                self.held = 0
-            found = _TICK_OR_NEWLINE.search(text, i, stop)
-            if found is None:
-                out.text(stop - i)
-                return GO_ON
-            at = found.start()
-            if text[at] == "\n":
-                out.text(at + 1 - i)
-                return at + 1
-            out.text(at - i)
-            i = at
-        return GO_ON
-
-    def close(self, out: InlineOut, stop_reason: object) -> None:
-        out.text(self.held)
-
-
-_TICK_OR_NEWLINE = re.compile("[`\n]")
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class XMLTagSyntax(InlineSyntax):
     """Inline XML-like tags: ``<tag attr="v">content</tag>`` and ``<tag/>``.
@@ -371,10 +323,13 @@ class XMLTagSyntax(InlineSyntax):
         return ("<", "`") if self.code_aware else ("<",)
 
     def reader(self, opener: str, types: TypeTable) -> InlineReader:
-        return _Element(types) if opener == "<" else _CodeSpan()
+        return _Element(types) if opener == "<" else CodeSpan()
 
     def initial(self, types: TypeTable) -> InlineReader | None:
         return None if self.prefilled is None else _Element(types, self.prefilled)
+
+    def read_shown(self, opener: str, text: str, start: int, stop: int) -> int:
+        return code_span_end(text, start, stop) if opener == "`" else -1
 
     def check(self, types: TypeTable) -> None:
         if self.prefilled is not None and self.prefilled not in types.markers:
