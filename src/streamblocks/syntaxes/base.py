@@ -49,9 +49,17 @@ __all__ = [
     "WholeBlock",
     "literal_line",
     "literal_line_pattern",
+    "new_tuple",
     "set_starts_with",
     "strip_line_end",
 ]
+
+
+new_tuple = tuple.__new__
+"""``new_tuple(Header, (name, block_type, block_id, attrs, metadata, error))`` (every
+field, in order; ``WholeBlock`` the same): a named tuple built without its ``__new__``,
+which is Python code even in the compiled build (a frame through the interpreter for
+each header read)."""
 
 
 def set_starts_with(syntax: Syntax, chars: str | None) -> None:

@@ -30,6 +30,7 @@ from .base import (
     WholeBlock,
     literal_line,
     literal_line_pattern,
+    new_tuple,
     set_starts_with,
 )
 
@@ -65,12 +66,12 @@ def frontmatter_header(
     named = mapping.get("block_type")
     if named is None:
         if fallback is not None:
-            return Header(fallback.marker, fallback, _id(mapping), {}, mapping)
+            return new_tuple(Header, (fallback.marker, fallback, _id(mapping), {}, mapping, None))
         return _broken("the frontmatter has no block_type") if strict else None
     block_type = types.resolve(str(named))
     if block_type is None and types.unknown == "text":
         return None
-    return Header(str(named), block_type, _id(mapping), {}, mapping)
+    return new_tuple(Header, (str(named), block_type, _id(mapping), {}, mapping, None))
 
 
 def _id(mapping: Mapping[str, Any]) -> str | None:
@@ -203,7 +204,7 @@ class DelimiterFrontmatterSyntax(LineSyntax):
         header = frontmatter_header(text[at : closed.start() + 1], skip + 1, types, strict=True)
         if header is None:
             return None
-        return WholeBlock(header, body, ended.start() + 1, ended.end())
+        return new_tuple(WholeBlock, (header, body, ended.start() + 1, ended.end()))
 
     def describe(self, types: Sequence[BlockType]) -> str:
         intro = (

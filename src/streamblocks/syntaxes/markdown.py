@@ -27,6 +27,7 @@ from .base import (
     Verdict,
     WholeBlock,
     literal_line,
+    new_tuple,
     set_starts_with,
 )
 from .fences import (
@@ -158,8 +159,8 @@ class MarkdownFrontmatterSyntax(LineSyntax):
                 shown = closing.search(text, line_end)
                 if shown is None:
                     return None
-                return WholeBlock(None, body, shown.start() + 1, shown.end())
-            header = Header(info_type.marker, info_type, None, attrs, None)
+                return new_tuple(WholeBlock, (None, body, shown.start() + 1, shown.end()))
+            header = new_tuple(Header, (info_type.marker, info_type, None, attrs, None, None))
         else:
             at = opened.end()
             closed = FRONTMATTER_CLOSING.search(text, at - 1)
@@ -168,12 +169,13 @@ class MarkdownFrontmatterSyntax(LineSyntax):
             found = frontmatter_header(text[at : closed.start() + 1], 3, types, fallback=info_type)
             if found is None:
                 return None  # (a fence showing YAML)
-            header = found._replace(attrs=attrs)
+            name, block_type, block_id, _, metadata, error = found
+            header = new_tuple(Header, (name, block_type, block_id, attrs, metadata, error))
             body = closed.end()
         ended = closing.search(text, body - 1)
         if ended is None:
             return None
-        return WholeBlock(header, body, ended.start() + 1, ended.end())
+        return new_tuple(WholeBlock, (header, body, ended.start() + 1, ended.end()))
 
     def describe(self, types: Sequence[BlockType]) -> str:
         intro = (

@@ -25,6 +25,7 @@ from .base import (
     WholeBlock,
     literal_line,
     literal_line_pattern,
+    new_tuple,
     set_starts_with,
 )
 
@@ -113,7 +114,7 @@ def _header(found: re.Match[str] | None, types: TypeTable) -> Header | None:
             if key not in _STANDARD:
                 attrs[key] = value
     error = None if problem is None else (ErrorCode.VALIDATION_FAILED, problem)
-    return Header(marker, block_type, block_id, attrs, metadata, error)
+    return new_tuple(Header, (marker, block_type, block_id, attrs, metadata, error))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -192,7 +193,7 @@ class DelimiterPreambleSyntax(LineSyntax):
         header = _header(opened, types)
         if header is None:
             return REJECT
-        return WholeBlock(header, line_end + 1, closed.start() + 1, closed.end())
+        return new_tuple(WholeBlock, (header, line_end + 1, closed.start() + 1, closed.end()))
 
     def describe(self, types: Sequence[BlockType]) -> str:
         d = self.delimiter
