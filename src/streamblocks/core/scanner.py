@@ -224,7 +224,7 @@ class Scanner:
                     self.line = ""
                     i = at + 1
                 else:
-                    end = whole.shown_span(self, text, at) if self.shown_spans else -1
+                    end = whole.shown_span(self, text, at) if text[at] in self.shown_spans else -1
                     if end > at:  # (a region all visible, in hand: no reader)
                         em.text(text[i:end])
                         i = end

@@ -338,14 +338,16 @@ class InlineSyntax(Syntax):
         """A reader for a region open when the stream starts, or ``None``."""
         return None
 
+    shown_openers: ClassVar[tuple[str, ...]] = ()  # (the ones read_shown may read)
+
     def read_shown(self, opener: str, text: str, start: int, stop: int) -> int:
         """Optional, a speed-up: where a region that ``opener`` begins at ``text[start]``
         ends when its reader, given ``text[start:stop]``, would make all of it visible
         text and end the region at a place before ``stop`` (an inline code span closed
         in hand); ``-1`` to leave the region to the reader (the default, always right).
         The scanner asks only a syntax whose class defines :meth:`reader` and this
-        method together, and only about an opener no other opener shares a first
-        character with."""
+        method together, and only about an opener of :attr:`shown_openers` that no
+        other opener shares a first character with."""
         return -1
 
 

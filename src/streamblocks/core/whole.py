@@ -242,7 +242,8 @@ def shown_spans(
     for _, opener, syntax, _ in openers:
         alone = sum(other.startswith(opener[0]) for _, other, _, _ in openers) == 1
         if (
-            len(opener) == 1
+            opener in syntax.shown_openers
+            and len(opener) == 1
             and alone
             and defines_together(type(syntax), "reader", "read_shown", InlineSyntax)
         ):
@@ -251,12 +252,11 @@ def shown_spans(
 
 
 def shown_span(sc: Scanner, text: str, at: int) -> int:
-    """Where a region whose opener is at ``text[at]`` ends when its syntax reads it as
-    all visible text in hand (``InlineSyntax.read_shown``, given what the region's
-    reader would be given), counted as examined; else ``-1`` (a region reads it)."""
-    syntax = sc.shown_spans.get(text[at])
-    if syntax is None:
-        return -1
+    """Where a region whose opener (one of ``shown_spans``) is at ``text[at]`` ends
+    when its syntax reads it as all visible text in hand (``InlineSyntax.read_shown``,
+    given what the region's reader would be given), counted as examined; else ``-1``
+    (a region reads it)."""
+    syntax = sc.shown_spans[text[at]]
     n = len(text)
     end = syntax.read_shown(text[at], text, at, n if n - at <= sc.room else at + sc.room)
     if end > at:

@@ -343,6 +343,7 @@ class XMLTagSyntax(InlineSyntax):
 
 
 XMLTagSyntax.name = "xml"  # not in the body: mypyc makes a dataclass field of a ClassVar
+XMLTagSyntax.shown_openers = ("`",)  # (a code span: XMLTagSyntax.read_shown)
 
 
 def _entry(block_type: BlockType) -> str:
