@@ -69,6 +69,7 @@ class Scanner:
         "mode",
         "nl_lean",
         "nl_only",
+        "opener_first",
         "openers",
         "outside_search",
         "outside_starts",
@@ -128,6 +129,10 @@ class Scanner:
         self.nl_only = not self.all_openers
         """Whether the lean visible step has no inline opener to look for: its search then
         stops only at a newline."""
+        firsts = {opener[0] for opener in self.all_openers}
+        self.opener_first = firsts.pop() if len(firsts) == 1 and "\n" not in firsts else ""
+        """The one character every inline opener begins with (``""``: none, or several):
+        a chunk of visible text with neither it nor a newline holds no stop."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers
         )

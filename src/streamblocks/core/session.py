@@ -108,8 +108,13 @@ class Session:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
-                # (with no inline opener to look for, a chunk without a newline has no stop)
-                stop = None if scan.nl_only and "\n" not in chunk else scan.visible_stop(chunk)
+                # (a chunk without a newline has no stop when no inline opener is looked
+                # for, or when it lacks the one character every opener begins with)
+                stop = (
+                    None
+                    if "\n" not in chunk and (scan.nl_only or scan.opener_first not in chunk)
+                    else scan.visible_stop(chunk)
+                )
                 if stop is None or lean.line_ends(scan, stop, chunk):
                     n = len(chunk)
                     self._em.pos += n
