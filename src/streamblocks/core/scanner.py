@@ -24,7 +24,7 @@ from mypy_extensions import mypyc_attr
 from . import lines, whole
 from .emitter import Emitter
 from .events import StopReason
-from .lean import SLOW
+from .lean import SLOW, held_openers
 from .limits import Limits
 from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
@@ -70,6 +70,7 @@ class Scanner:
         "nl_lean",
         "nl_only",
         "opener_first",
+        "opener_held",
         "openers",
         "outside_search",
         "outside_starts",
@@ -133,6 +134,8 @@ class Scanner:
         self.opener_first = firsts.pop() if len(firsts) == 1 and "\n" not in firsts else ""
         """The one character every inline opener begins with (``""``: none, or several):
         a chunk of visible text with neither it nor a newline holds no stop."""
+        self.opener_held = held_openers(self.all_openers, self.outside_search)
+        """The beginnings of inline openers the visible step holds (:func:`.lean.opening`)."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers
         )
