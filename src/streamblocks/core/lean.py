@@ -169,7 +169,7 @@ def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] 
     cut = stop.start()
     sc.examined += em.pos - sc.lean_from + len(chunk)  # (the lean chunks before, and this)
     sc.tail = tail
-    sc.line = None  # (at a line start: decided by its first character, see Session.feed)
+    sc.line, sc.flow = None, TEXT  # (at a line start: decided by its first character)
     sc.mode = OPENING
     em.pos += cut
     sc.lean_from = em.pos
