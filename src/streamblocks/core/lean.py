@@ -139,12 +139,15 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
     return False
 
 
-def held_openers(openers: tuple[str, ...], search: Search) -> frozenset[str]:
-    """The proper beginnings of inline openers that the visible step holds whole (its
-    ``search`` finds nothing in them: no other opener, no line start): for
-    :func:`opening`."""
+def opener_stops(openers: tuple[str, ...], search: Search) -> tuple[str, frozenset[str]]:
+    """For the lean visible step: the one character every inline opener begins with
+    (``""``: none, or several; a chunk of visible text with neither it nor a newline
+    holds no stop), and the proper beginnings of openers that the visible ``search``
+    finds nothing in (no other opener, no line start), held whole by :func:`opening`."""
+    firsts = {opener[0] for opener in openers}
+    first = firsts.pop() if len(firsts) == 1 and "\n" not in firsts else ""
     prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
-    return frozenset(prefix for prefix in prefixes if search(prefix, 0) is None)
+    return first, frozenset(prefix for prefix in prefixes if search(prefix, 0) is None)
 
 
 def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] | None:

@@ -24,7 +24,7 @@ from mypy_extensions import mypyc_attr
 from . import lines, whole
 from .emitter import Emitter
 from .events import StopReason
-from .lean import SLOW, held_openers
+from .lean import SLOW, opener_stops
 from .limits import Limits
 from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
@@ -130,12 +130,8 @@ class Scanner:
         self.nl_only = not self.all_openers
         """Whether the lean visible step has no inline opener to look for: its search then
         stops only at a newline."""
-        firsts = {opener[0] for opener in self.all_openers}
-        self.opener_first = firsts.pop() if len(firsts) == 1 and "\n" not in firsts else ""
-        """The one character every inline opener begins with (``""``: none, or several):
-        a chunk of visible text with neither it nor a newline holds no stop."""
-        self.opener_held = held_openers(self.all_openers, self.outside_search)
-        """The beginnings of inline openers the visible step holds (:func:`.lean.opening`)."""
+        self.opener_first, self.opener_held = opener_stops(self.all_openers, self.outside_search)
+        """What the lean visible step knows of the openers (:func:`.lean.opener_stops`)."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers
         )
