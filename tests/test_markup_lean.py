@@ -16,6 +16,7 @@ from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
 from streamblocks.core import lean as lean_steps
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.core.region import Region
+from streamblocks.core.session import Session
 from streamblocks.markup import FAMILIES, Markup
 from streamblocks.markup.syntax import MarkupRegion
 from streamblocks.testing.invariants import split_random
@@ -271,3 +272,42 @@ def test_a_closer_in_pieces_takes_the_lean_steps(
     assert json.loads("".join(d.text for d in deltas)) == {"city": "Paris"}
     for seed in range(5):
         same_feeds(processor, head + "".join(pieces), seed)
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("before", ["So we look it up.", "So we look it up.\n"])
+def test_an_opener_in_pieces_takes_the_lean_steps(
+    family: str, before: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Visible text that ends in an opener's first character, and each next piece
+    that leaves it an opener's beginning, take no full step (``lean.opening``), mid-line
+    and at a line start; the piece that completes the opener does. The events are the
+    full step's, each chunk's alone and at every chunking."""
+    processor = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup=family)
+    openers = processor.session()._scan.all_openers
+    opener = max(openers, key=len)
+    text = before + opener + "then more text"
+    if before.endswith("\n"):  # (the opener's first character alone, at the line start)
+        chunks = [before, *opener, "then more text"]
+    else:  # (with the text before it)
+        chunks = [before + opener[0], *opener[1:], "then more text"]
+    full: list[int] = []
+    slow = Session._feed
+    at = [0]
+
+    def counted(self: Session, chunk: object) -> list[object]:
+        full.append(at[0])
+        return slow(self, chunk)
+
+    monkeypatch.setattr(Session, "_feed", counted)
+    session = processor.session()
+    for at[0], chunk in enumerate(chunks):
+        session.feed(chunk)
+    session.close()
+    last = len(chunks) - 2  # (the piece that completes the opener)
+    assert not [k for k in full if 0 < k < last]
+    monkeypatch.undo()
+    assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
+    for seed in range(5):
+        same_feeds(processor, text, seed)

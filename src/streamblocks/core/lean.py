@@ -13,18 +13,20 @@ import re
 from typing import TYPE_CHECKING
 
 from . import lines
-from .events import CONTENT_SECTION, BlockDelta, Event, new_event
+from .events import CONTENT_SECTION, BlockDelta, Event, TextDelta, new_event
 from .line_syntax import CONTENT, HOLD, TEXT
 
 if TYPE_CHECKING:
     from .open_block import OpenBlock
     from .region import Region
     from .scanner import Scanner
+    from .searches import Search
 
-SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD, THOUGHT = range(8)
+SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD, THOUGHT, OPENING = range(9)
 """The lean modes (``Scanner.mode``, see :func:`settle`), numbered in the order
 ``Session.feed`` tests them (the bulk states first; ``THOUGHT``, a region's content
-with its stop character known, is tested after ``CONTENT_MODE``)."""
+with its stop character known, is tested after ``CONTENT_MODE``; ``OPENING``, an
+inline opener arriving in pieces, last: see :func:`opening`)."""
 
 
 def settle(sc: Scanner) -> None:
@@ -41,6 +43,8 @@ def settle(sc: Scanner) -> None:
     * ``REGION``: the content of an inline block whose reader has a bulk step;
       ``THOUGHT`` the same when the reader names the one character that may stop its
       content (thinking's ``<``): ``Session.feed`` then takes a chunk without it inline.
+
+    * ``OPENING``: what may begin an inline opener held at the end of visible text.
 
     Everything else (``SLOW``) goes through :meth:`Scanner.run <.scanner.Scanner.run>`.
     """
@@ -87,6 +91,9 @@ def settle(sc: Scanner) -> None:
                     limits = sc.limits
                     sc.lean_limit = limits.max_block_chars if started else limits.max_metadata_chars
                     sc.lean_flow, sc.lean_path, sc.starts = flow, parser.path, parser.marker_starts
+    elif sc.lean and sc.tail in sc.opener_held and sc.region is None and sc.parser is None:
+        # (visible text held at the chunk's end, mid-line: see opening)
+        mode = OPENING if sc.line is None and sc.flow is TEXT else SLOW
     sc.mode = mode
     sc.lean_from = sc.em.pos
 
@@ -130,6 +137,46 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
         sc.mode = LINE_START
         return True
     return False
+
+
+def opener_stops(openers: tuple[str, ...], search: Search) -> tuple[str, frozenset[str]]:
+    """For the lean visible step: the one character every inline opener begins with
+    (``""``: none, or several; a chunk of visible text with neither it nor a newline
+    holds no stop), and the proper beginnings of openers that the visible ``search``
+    finds nothing in (no other opener, no line start), held whole by :func:`opening`."""
+    firsts = {opener[0] for opener in openers}
+    first = firsts.pop() if len(firsts) == 1 and "\n" not in firsts else ""
+    prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
+    return first, frozenset(prefix for prefix in prefixes if search(prefix, 0) is None)
+
+
+def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] | None:
+    """An inline opener arriving in pieces, taken as :meth:`Scanner.run
+    <.scanner.Scanner.run>` takes it: a lean visible step (or one at a line start that
+    no line marker begins) whose ``stop`` is such a beginning ending the chunk
+    (``s.\\n<``) gives the text before it and holds it as the scanner's tail; in mode
+    ``OPENING`` (``stop`` ``None``), each next piece that leaves it a beginning
+    (``tool``, ``_cal``) is held with it. ``None``, nothing changed, when the chunk
+    needs the full step (the opener completed, or it is no opener after all)."""
+    if stop is None:
+        text = sc.tail + chunk
+        if text not in sc.opener_held:
+            return None
+        sc.examined += len(text)
+        sc.tail = text
+        return []
+    tail = stop.group()
+    if tail not in sc.opener_held or sc.parser is not None:  # (not in a code fence)
+        return None
+    em = sc.em
+    cut = stop.start()
+    sc.examined += em.pos - sc.lean_from + len(chunk)  # (the lean chunks before, and this)
+    sc.tail = tail
+    sc.line, sc.flow = None, TEXT  # (at a line start: decided by its first character)
+    sc.mode = OPENING
+    em.pos += cut
+    sc.lean_from = em.pos
+    return [new_event(TextDelta, (chunk[:cut],))] if cut else []
 
 
 THOUGHT_RUN = 1024

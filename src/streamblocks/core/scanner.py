@@ -24,7 +24,7 @@ from mypy_extensions import mypyc_attr
 from . import lines, whole
 from .emitter import Emitter
 from .events import StopReason
-from .lean import SLOW
+from .lean import SLOW, opener_stops
 from .limits import Limits
 from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
@@ -69,6 +69,8 @@ class Scanner:
         "mode",
         "nl_lean",
         "nl_only",
+        "opener_first",
+        "opener_held",
         "openers",
         "outside_search",
         "outside_starts",
@@ -130,6 +132,8 @@ class Scanner:
         self.nl_only = not self.all_openers
         """Whether the lean visible step has no inline opener to look for: its search then
         stops only at a newline."""
+        self.opener_first, self.opener_held = opener_stops(self.all_openers, self.outside_search)
+        """What the lean visible step knows of the openers (:func:`.lean.opener_stops`)."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers
         )

@@ -36,7 +36,17 @@ from .events import (
     TextDelta,
     new_event,
 )
-from .lean import BLOCK_LINE, CONTENT_MODE, HELD, LINE_START, REGION, SLOW, THOUGHT, VISIBLE
+from .lean import (
+    BLOCK_LINE,
+    CONTENT_MODE,
+    HELD,
+    LINE_START,
+    OPENING,
+    REGION,
+    SLOW,
+    THOUGHT,
+    VISIBLE,
+)
 from .limits import Limits
 from .line_syntax import CONTENT, HOLD
 from .open_block import OpenBlock
@@ -108,12 +118,21 @@ class Session:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
-                # (with no inline opener to look for, a chunk without a newline has no stop)
-                stop = None if scan.nl_only and "\n" not in chunk else scan.visible_stop(chunk)
+                # (a chunk without a newline has no stop when no inline opener is looked
+                # for, or when it lacks the one character every opener begins with)
+                stop = (
+                    None
+                    if "\n" not in chunk and (scan.nl_only or scan.opener_first not in chunk)
+                    else scan.visible_stop(chunk)
+                )
                 if stop is None or lean.line_ends(scan, stop, chunk):
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
+                if scan.opener_held:  # (it may end in an opener's beginning)
+                    events = lean.opening(scan, chunk, stop)
+                    if events is not None:
+                        return events
             elif mode == CONTENT_MODE and "\n" not in chunk and scan.lean_flow is CONTENT:
                 # (mid-line streamed content, the bulk of a block: the branch below, cut
                 # to what a chunk with no newline needs; no state of the scanner changes)
@@ -201,7 +220,8 @@ class Session:
                         scan.line = None  # (the line is decided: no marker starts with it)
                         scan.mode = VISIBLE
                     elif not lean.line_ends(scan, stop, chunk):
-                        return self._feed(chunk)
+                        events = lean.opening(scan, chunk, stop) if scan.opener_held else None
+                        return events if events is not None else self._feed(chunk)
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
@@ -211,6 +231,10 @@ class Session:
                 self._busy = False
                 if held:
                     return []
+            elif mode == OPENING:  # (an inline opener arriving in pieces)
+                events = lean.opening(scan, chunk, None)
+                if events is not None:
+                    return events
         return self._feed(chunk)
 
     def _feed(self, chunk: Any) -> list[Event]:

@@ -143,6 +143,8 @@ class ArgumentStream(Streamed):
     def _scan(self, text: str) -> int:
         """How much of ``text`` belongs to the object (all of it while it is open)."""
         i, n = 0, len(text)
+        if self._string and not self._escape and '"' not in text and "\\" not in text:
+            return n  # (inside a string that goes on)
         while i < n:
             if self._escape:
                 self._escape = False

@@ -112,7 +112,7 @@ class _Searches:
     regions by opener, the closers and region openers outside them, the quotes and
     brackets, and what may end the body or open a region (see :meth:`BodyScanner.whole`)."""
 
-    __slots__ = ("loud", "outside", "regions", "stops")
+    __slots__ = ("loud", "loud_char", "outside", "quote", "regions", "stops")
 
     def __init__(self, spec: EndSpec) -> None:
         self.regions = {
@@ -128,6 +128,10 @@ class _Searches:
         self.stops = re.compile(f"[{re.escape(chars)}]") if chars else None
         loud = self.outside.firsts + brackets
         self.loud = re.compile(f"[{re.escape(loud)}]") if loud else None
+        self.loud_char = loud if len(loud) == 1 else ""  # (then one ``in`` test)
+        # (strings of one quote character and no brackets: a chunk without escapes
+        # opens or closes a string at each quote, see BodyScanner.whole)
+        self.quote = spec.strings if len(spec.strings) == 1 and not brackets else ""
 
 
 @cache
@@ -146,7 +150,9 @@ class BodyScanner:
 
     __slots__ = (
         "_loud",
+        "_loud_char",
         "_outside",
+        "_quote",
         "_regions",
         "_stops",
         "depth",
@@ -169,6 +175,8 @@ class BodyScanner:
         self._outside = found.outside
         self._stops = found.stops
         self._loud = found.loud
+        self._loud_char = found.loud_char
+        self._quote = found.quote
 
     def whole(self, text: str) -> bool:
         """The common case in one step: whether ``text``, read next, certainly neither
@@ -178,13 +186,23 @@ class BodyScanner:
         region = self.region
         if region is not None:  # (only the region's closers count there)
             return region.quiet(text)
-        loud = self._loud
-        if loud is not None and loud.search(text) is not None:
-            return False
+        char = self._loud_char
+        if char:
+            if char in text:
+                return False
+        else:
+            loud = self._loud
+            if loud is not None and loud.search(text) is not None:
+                return False
         stops = self._stops
         if stops is not None:  # (quotes)
             if text[-1] == "\\":
                 return False
+            quote = self._quote
+            if quote and "\\" not in text:  # (each quote opens or closes a string)
+                if text.count(quote) % 2:
+                    self.quote = "" if self.quote else quote
+                return True
             if self.spec.balanced and not self.started:  # (a quote opens no string yet)
                 self.scan(text, 0)
                 return True
