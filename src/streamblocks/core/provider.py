@@ -43,6 +43,7 @@ from .limits import Limits
 from .partials import JsonSource
 
 _COMPACT_EVERY = 256
+_REPORTS = "error/stop_reason/usage/stream_ids/native_events"
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
 
 
@@ -104,8 +105,12 @@ class ProviderEvents:
         self._adapter_spec = input_adapter
         self._adapter_failures: set[str] = set()
         self._frames: Callable[[Any], Any] | None = None
+        self._read: Callable[[Any], Any] | None = None
         self._error_of: Callable[[Any], str | None] | None = None
+        self._stop_of: Callable[[Any], Any] | None = None
+        self._usage_of: Callable[[Any], Any] | None = None
         self._ids_of: Callable[[Any], Any] | None = None
+        self._natives_of: Callable[[Any], Any] | None = None
         self._natives: dict[Hashable, _NativeBlock] = {}
         self._rejected: set[Hashable] = set()  # native blocks dropped for their size
         self._native_spill = False
@@ -121,9 +126,7 @@ class ProviderEvents:
         adapter = self._adapter
         if adapter is None:
             adapter = self._adapter = self._choose_adapter(item)
-            self._frames = getattr(adapter, "frames", None)
-            self._error_of = getattr(adapter, "error", None)
-            self._ids_of = getattr(adapter, "stream_ids", None)
+            self._questions(adapter)
         frames = self._frames
         if frames is None:
             self._analyze_event(adapter, item)
@@ -139,6 +142,17 @@ class ProviderEvents:
                     break
                 self._analyze_event(adapter, event)
         self._first_feed = False
+
+    def _questions(self, adapter: InputAdapter) -> None:
+        """Look the adapter's optional methods up once, not per event: ``read`` (every
+        answer in one call) when it has one, and each question it answers."""
+        self._frames = getattr(adapter, "frames", None)
+        self._read = getattr(adapter, "read", None)
+        self._error_of = getattr(adapter, "error", None)
+        self._stop_of = getattr(adapter, "stop_reason", None)
+        self._usage_of = getattr(adapter, "usage", None)
+        self._ids_of = getattr(adapter, "stream_ids", None)
+        self._natives_of = getattr(adapter, "native_events", None)
 
     def _end_frames(self) -> None:
         """At close: the events an adapter with ``frames`` still holds (a last line
@@ -159,6 +173,16 @@ class ProviderEvents:
             self._analyze_event(adapter, event)
 
     def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
+        read = self._read
+        if read is not None:  # one question
+            try:
+                reading: Any = read(event)
+                category = as_category(reading.category)
+            except Exception:  # asked again below one question at a time (the same
+                category = None  # answers), so the warning names the one that failed
+            if category is not None:
+                self._take_reading(adapter, reading, category, event)
+                return
         text: Any = ""
         try:
             answer = adapter.categorize(event)
@@ -167,34 +191,66 @@ class ProviderEvents:
                 self._odd_answer(adapter, answer)
                 category = EventCategory.PASSTHROUGH
             elif category is EventCategory.TEXT_CONTENT:
-                text = cast(Any, adapter).extract_text(event)  # (not checked: see below)
+                text = cast(Any, adapter).extract_text(event)  # (not checked: see _take)
         except Exception as exc:  # a broken adapter: pass the event on, keep going
             self._adapter_failed(adapter, "categorize/extract_text", exc)
             category = EventCategory.PASSTHROUGH
         try:
             error_of = self._error_of
             if error_of is not None:
-                message = error_of(event)
-                if message is not None:
-                    self._error_message = message
-            stop_reason = getattr(adapter, "stop_reason", None)
-            if stop_reason is not None:
-                reason = stop_reason(event)
-                if reason is not None:
-                    self._stop_reason = reason
-            usage = getattr(adapter, "usage", None)
-            if usage is not None:
-                found = usage(event)
-                if found is not None:
-                    self._usage = found if self._usage is None else self._usage.updated(found)
+                self._note_error(error_of(event))
+            stop_of = self._stop_of
+            if stop_of is not None:
+                self._note_stop(stop_of(event))
+            usage_of = self._usage_of
+            if usage_of is not None:
+                self._note_usage(usage_of(event))
             if self._ids_of is not None:
                 self._note_ids(self._ids_of(event))
-            natives = getattr(adapter, "native_events", None)
-            if natives is not None:
-                for piece in natives(event) or ():
+            natives_of = self._natives_of
+            if natives_of is not None:
+                for piece in natives_of(event) or ():
                     self._native(piece, event)
         except Exception as exc:
-            self._adapter_failed(adapter, "error/stop_reason/usage/stream_ids/native_events", exc)
+            self._adapter_failed(adapter, _REPORTS, exc)
+        self._take(category, text, event)
+
+    def _take_reading(
+        self, adapter: InputAdapter, reading: Any, category: EventCategory, event: Any
+    ) -> None:
+        """The event as the adapter's ``read`` answered it (see
+        :class:`~streamblocks.adapters.protocols.Reading`)."""
+        text = reading.text if category is EventCategory.TEXT_CONTENT else ""
+        try:
+            if reading.error is not None:
+                self._error_message = reading.error
+            if reading.stop is not None:
+                self._stop_reason = reading.stop
+            if reading.usage is not None:
+                self._note_usage(reading.usage)
+            if reading.ids is not None:
+                self._note_ids(reading.ids)
+            for piece in reading.natives or ():
+                self._native(piece, event)
+        except Exception as exc:
+            self._adapter_failed(adapter, _REPORTS, exc)
+        self._take(category, text, event)
+
+    def _note_error(self, message: Any) -> None:
+        if message is not None:
+            self._error_message = message
+
+    def _note_stop(self, reason: Any) -> None:
+        if reason is not None:
+            self._stop_reason = reason
+
+    def _note_usage(self, found: Any) -> None:
+        if found is not None:
+            self._usage = found if self._usage is None else self._usage.updated(found)
+
+    def _take(self, category: EventCategory, text: Any, event: Any) -> None:
+        """What the event's category says: its text to the scanner, the event passed
+        through, or the stream ended."""
         if category is EventCategory.TEXT_CONTENT:
             if text.__class__ is not str and not isinstance(text, str):
                 self._not_text(event, "extract_text", text)

@@ -269,7 +269,7 @@ class _Converter:
                 self.block = []
                 if self.held:
                     self.release(ends_text=True)
-                self.publish(self.convert(event, whole=block))
+                self.publish(self._end(event, block))
                 return
             self.release_block()
         if type(event) is BlockStart and _held(event):
@@ -446,6 +446,7 @@ def _events(
     waits = getattr(items, "waits", None)
     if waits is not None:
         waits.hook = converter.flush
+    items = getattr(items, "items", items)  # (read directly: see source.Items)
     first = next(items, None)
     if isinstance(first, Document):
         yield from _document(first, converter)
@@ -454,13 +455,18 @@ def _events(
     def inputs() -> Iterator[Any]:
         if first is not None:
             yield from _input(first, converter)
-        while True:
-            if waits is None:
+        if waits is None:  # published before each item: reading it may wait
+            while True:
                 converter.flush()
-            item = next(items, None)
-            if item is None:
-                return
-            yield from _input(item, converter)
+                item = next(items, None)
+                if item is None:
+                    return
+                yield from _input(item, converter)
+        for item in items:
+            if item.__class__ is dict or item.__class__ is str:  # (what is read: no call)
+                yield item
+            else:
+                yield from _input(item, converter)
 
     yield from processor.process(inputs())
 
