@@ -234,7 +234,8 @@ class ProviderEvents:
                 self._native(piece, event)
         except Exception as exc:
             self._adapter_failed(adapter, _REPORTS, exc)
-        self._take(category, text, event)
+        if category is not EventCategory.SKIP or self._native_spill:  # (most are skipped)
+            self._take(category, text, event)
 
     def _note_error(self, message: Any) -> None:
         if message is not None:

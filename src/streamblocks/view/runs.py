@@ -449,8 +449,7 @@ def _events(
     items = getattr(items, "items", items)  # (read directly: see source.Items)
     first = next(items, None)
     if isinstance(first, Document):
-        yield from _document(first, converter)
-        return
+        return _document(first, converter)
 
     def inputs() -> Iterator[Any]:
         if first is not None:
@@ -468,7 +467,7 @@ def _events(
             else:
                 yield from _input(item, converter)
 
-    yield from processor.process(inputs())
+    return processor.process(inputs())  # (returned, not wrapped: one frame less per event)
 
 
 def _input(item: Any, converter: _Converter) -> Iterator[Any]:
