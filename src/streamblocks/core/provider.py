@@ -40,50 +40,10 @@ from .events import (
     Usage,
 )
 from .limits import Limits
-from .partials import JsonSource
+from .native_blocks import NativeBlock, describe
 
-_COMPACT_EVERY = 256
 _REPORTS = "error/stop_reason/usage/stream_ids/native_events"
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-class _NativeBlock:
-    """An open native block. Its ``attrs`` dict is private: the ``BLOCK_START`` and the
-    final :class:`Block` get their own copies, so an emitted event never changes."""
-
-    __slots__ = (
-        "attrs", "block_id", "block_type", "compacted", "parse", "partial", "parts", "size",
-    )  # fmt: skip
-
-    def __init__(self, start: NativeStart, block_id: str) -> None:
-        self.block_id = block_id
-        self.block_type = start.block_type
-        self.attrs = dict(start.attrs)
-        self.parse = start.parse
-        self.partial = JsonSource() if start.parse == "json" else None
-        self.parts: list[str] = []
-        self.compacted = 0
-        self.size = 0
-
-    def add(self, text: str) -> None:
-        """Hold ``text``; every 256 pieces the new ones are joined into one, so the
-        pieces' overhead stays small next to the text."""
-        parts = self.parts
-        parts.append(text)
-        self.size += len(text)
-        if len(parts) - self.compacted > _COMPACT_EVERY:
-            parts[self.compacted :] = ["".join(parts[self.compacted :])]
-            self.compacted = len(parts)
-
-
-def _describe(event: Any) -> str:
-    """A provider event named for a warning: its class and its ``type`` field."""
-    kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
-    name = type(event).__qualname__
-    if isinstance(kind, str) or isinstance(getattr(kind, "value", None), str):
-        return f"{name} {getattr(kind, 'value', kind)!r}"
-    return name
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -111,7 +71,7 @@ class ProviderEvents:
         self._usage_of: Callable[[Any], Any] | None = None
         self._ids_of: Callable[[Any], Any] | None = None
         self._natives_of: Callable[[Any], Any] | None = None
-        self._natives: dict[Hashable, _NativeBlock] = {}
+        self._natives: dict[Hashable, NativeBlock] = {}
         self._rejected: set[Hashable] = set()  # native blocks dropped for their size
         self._native_spill = False
         self._stop_reason: StopReason | None = None
@@ -196,12 +156,12 @@ class ProviderEvents:
             self._adapter_failed(adapter, "categorize/extract_text", exc)
             category = EventCategory.PASSTHROUGH
         try:
-            error_of = self._error_of
-            if error_of is not None:
-                self._note_error(error_of(event))
-            stop_of = self._stop_of
-            if stop_of is not None:
-                self._note_stop(stop_of(event))
+            message = self._error_of(event) if self._error_of is not None else None
+            if message is not None:
+                self._error_message = message
+            reason = self._stop_of(event) if self._stop_of is not None else None
+            if reason is not None:
+                self._stop_reason = reason
             usage_of = self._usage_of
             if usage_of is not None:
                 self._note_usage(usage_of(event))
@@ -237,14 +197,6 @@ class ProviderEvents:
         if category is not EventCategory.SKIP or self._native_spill:  # (most are skipped)
             self._take(category, text, event)
 
-    def _note_error(self, message: Any) -> None:
-        if message is not None:
-            self._error_message = message
-
-    def _note_stop(self, reason: Any) -> None:
-        if reason is not None:
-            self._stop_reason = reason
-
     def _note_usage(self, found: Any) -> None:
         if found is not None:
             self._usage = found if self._usage is None else self._usage.updated(found)
@@ -278,7 +230,7 @@ class ProviderEvents:
     def _not_text(self, event: Any, what: str, value: Any) -> None:
         """The one guard for provider text that is not a string: warn (once per stream
         and kind of event) and drop the value; the stream goes on."""
-        described = _describe(event)
+        described = describe(event)
         self._warn_once(
             f"text:{described}",
             f"{described} event: {what} gave {type(value).__name__} {value!r:.60}, not "
@@ -290,7 +242,7 @@ class ProviderEvents:
         self._warn_once(
             "ended",
             f"events after the end of the provider's stream (STREAM_END) are ignored: "
-            f"{_describe(events[0]) if events else 'more input'}",
+            f"{describe(events[0]) if events else 'more input'}",
         )
 
     def _note_ids(self, ids: Any) -> None:
@@ -348,7 +300,7 @@ class ProviderEvents:
             block_id = piece.block_id
             if not isinstance(block_id, str) or not block_id:
                 block_id = self._em.new_id()
-            native = self._natives[piece.key] = _NativeBlock(piece, block_id)
+            native = self._natives[piece.key] = NativeBlock(piece, block_id)
             self._rejected.discard(piece.key)
             attrs = dict(native.attrs)
             self._em.emit(BlockStart(block_id, native.block_type, "native", attrs))
@@ -387,7 +339,7 @@ class ProviderEvents:
                 if ended is not None:
                     self._end_native(ended, piece)
 
-    def _reject_native(self, key: Hashable, native: _NativeBlock, text: str) -> None:
+    def _reject_native(self, key: Hashable, native: NativeBlock, text: str) -> None:
         """A native block crossed ``max_block_chars``: a ``TOO_LARGE`` error carrying
         the text held; the provider events with the rest of it pass through."""
         del self._natives[key]
@@ -403,7 +355,7 @@ class ProviderEvents:
             "".join(native.parts),
         )
 
-    def _end_native(self, native: _NativeBlock, end: NativeEnd | None) -> None:
+    def _end_native(self, native: NativeBlock, end: NativeEnd | None) -> None:
         text = "".join(native.parts)
         attrs = native.attrs
         if end is not None and end.attrs:
