@@ -13,7 +13,13 @@ import openai
 import pytest
 
 from streamblocks import BlockRegistry, StreamBlockProcessor, collect
-from streamblocks.adapters import EventCategory, as_category, discovery, register_adapter
+from streamblocks.adapters import (
+    EventCategory,
+    Reading,
+    as_category,
+    discovery,
+    register_adapter,
+)
 from streamblocks.core.errors import AdapterWarning, ErrorCode
 from streamblocks.core.events import EventType, StopReason
 from streamblocks.ext.agui import AGUIOutputAdapter
@@ -299,3 +305,88 @@ def test_ids_read_from_raw_transcript_chunks() -> None:
         e for e in processor.process([text], output_adapter=agui) if e.type == "RUN_STARTED"
     )
     assert started.thread_id == "mine"
+
+
+# -- one question per event ----------------------------------------------------------------
+
+
+class Asked:
+    """Wraps an adapter and counts what the session asks of it; ``read=False`` hides the
+    adapter's ``read``, so the session asks each question."""
+
+    QUESTIONS = ("categorize", "extract_text", "stop_reason", "usage", "native_events")
+
+    def __init__(self, adapter: Any, *, read: bool) -> None:
+        self.adapter = adapter
+        self.counts: dict[str, int] = {}
+        names = [*self.QUESTIONS, "error", "stream_ids", "frames", "end_frames"]
+        if read:
+            names.append("read")
+        for name in names:
+            method = getattr(adapter, name, None)
+            if method is not None:
+                setattr(self, name, self._counted(name, method))
+
+    def _counted(self, name: str, method: Any) -> Any:
+        def asked(*args: Any) -> Any:
+            self.counts[name] = self.counts.get(name, 0) + 1
+            return method(*args)
+
+        return asked
+
+
+@pytest.mark.parametrize("name", fixtures.NAMES)
+def test_read_gives_what_the_questions_give_in_one_call(name: str) -> None:
+    fixture = fixtures.fixture(name)
+    found = {}
+    for read in (True, False):
+        asked = Asked(fixture.adapter().for_stream(), read=read)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            events = list(
+                StreamBlockProcessor(registry(), input_adapter=asked).process(
+                    copy.deepcopy(fixture.events)
+                )
+            )
+        events[0] = events[0]._replace(stream_id="s")
+        found[read] = (events, [str(w.message) for w in caught], asked.counts)
+    (events, said, counts), (events_asked, said_asked, counts_asked) = found[True], found[False]
+    assert events == events_asked and said == said_asked
+    assert set(counts) - {"frames", "end_frames"} == {"read"}
+    assert counts_asked["categorize"] >= counts["read"] > 0
+
+
+class OwnStop(OpenAIInputAdapter):
+    """A subclass answering one question itself: ``read`` asks it that one."""
+
+    def stop_reason(self, event: Any) -> StopReason | None:
+        return StopReason.refusal if super().stop_reason(event) is not None else None
+
+
+def test_read_asks_a_question_a_subclass_answers_itself() -> None:
+    events = fixtures.openai_chat()
+    out = list(StreamBlockProcessor(registry(), input_adapter=OwnStop()).process(events))
+    assert out[-1].stop_reason is StopReason.refusal
+
+
+class Reads(Minimal):
+    """A third-party adapter answering in one call; its ``read`` fails on ``"bad"``."""
+
+    def read(self, event: Any) -> Reading:
+        if event.get("value") == "bad":
+            raise ValueError("cannot read this one")
+        category = self.categorize(event)
+        text = self.extract_text(event) if category == "text_content" else ""
+        return Reading(
+            category, text, stop=StopReason.end_turn if category == "stream_end" else None
+        )
+
+
+def test_a_third_party_read_is_the_one_question_and_a_failing_one_is_asked_again() -> None:
+    events = [*TOKENS, {"kind": "token", "value": "bad"}, {"kind": "end"}]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = list(StreamBlockProcessor(registry(), input_adapter=Reads()).process(events))
+    assert visible(out) == "Hi\nbyebad"  # the failed read asked again, question by question
+    assert out[-1].stop_reason is StopReason.end_turn  # (what only read reports)
+    assert caught == []  # the questions answered it: nothing to report

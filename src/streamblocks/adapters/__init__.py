@@ -14,6 +14,7 @@ from .protocols import (
     NativeEnd,
     NativeStart,
     OutputAdapter,
+    Reading,
     StreamIds,
     as_category,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "NativeStart",
     "OutputAdapter",
     "PluginInfo",
+    "Reading",
     "StreamIds",
     "as_category",
     "available",

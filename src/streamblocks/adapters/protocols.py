@@ -15,7 +15,7 @@ into ``BLOCK_START`` / ``BLOCK_DELTA`` / ``BLOCK_END`` events, so adapters hold 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from enum import Enum
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
@@ -77,6 +77,10 @@ class InputAdapter(Protocol):
     ``StopReason.error``), ``stream_ids(event) -> StreamIds | None`` (the provider's
     session and run ids, carried by ``STREAM_STARTED``/``STREAM_FINISHED``) and
     ``for_stream() -> InputAdapter``.
+
+    ``read(event) -> Reading`` answers all of these questions about one event at once:
+    when an adapter has it, the session asks it alone (one call per event instead of up
+    to seven), so its answers must be the ones the separate methods give.
 
     An adapter that reads raw framed input (NDJSON lines as ``str``/``bytes`` chunks
     cut anywhere) adds ``frames(item) -> Iterable[event]``: the session hands it each
@@ -149,6 +153,21 @@ Native = NativeStart | NativeDelta | NativeEnd
 """One piece of a provider-native block."""
 
 
+class Reading(NamedTuple):
+    """Everything the session asks of one provider event, as an adapter's optional
+    ``read(event)`` answers it in one call: what the event is, the reply text it carries
+    (for ``TEXT_CONTENT``), its native pieces, and the stop reason, usage, error message
+    and ids it reports (``None``: it reports none)."""
+
+    category: EventCategory
+    text: str = ""
+    natives: Sequence[Native] = ()
+    stop: StopReason | None = None
+    usage: Usage | None = None
+    error: str | None = None
+    ids: StreamIds | None = None
+
+
 __all__ = [
     "EventCategory",
     "InputAdapter",
@@ -157,6 +176,7 @@ __all__ = [
     "NativeEnd",
     "NativeStart",
     "OutputAdapter",
+    "Reading",
     "StopReason",
     "StreamIds",
     "Usage",

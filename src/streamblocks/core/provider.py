@@ -40,49 +40,10 @@ from .events import (
     Usage,
 )
 from .limits import Limits
-from .partials import JsonSource
+from .native_blocks import NativeBlock, describe
 
-_COMPACT_EVERY = 256
+_REPORTS = "error/stop_reason/usage/stream_ids/native_events"
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-class _NativeBlock:
-    """An open native block. Its ``attrs`` dict is private: the ``BLOCK_START`` and the
-    final :class:`Block` get their own copies, so an emitted event never changes."""
-
-    __slots__ = (
-        "attrs", "block_id", "block_type", "compacted", "parse", "partial", "parts", "size",
-    )  # fmt: skip
-
-    def __init__(self, start: NativeStart, block_id: str) -> None:
-        self.block_id = block_id
-        self.block_type = start.block_type
-        self.attrs = dict(start.attrs)
-        self.parse = start.parse
-        self.partial = JsonSource() if start.parse == "json" else None
-        self.parts: list[str] = []
-        self.compacted = 0
-        self.size = 0
-
-    def add(self, text: str) -> None:
-        """Hold ``text``; every 256 pieces the new ones are joined into one, so the
-        pieces' overhead stays small next to the text."""
-        parts = self.parts
-        parts.append(text)
-        self.size += len(text)
-        if len(parts) - self.compacted > _COMPACT_EVERY:
-            parts[self.compacted :] = ["".join(parts[self.compacted :])]
-            self.compacted = len(parts)
-
-
-def _describe(event: Any) -> str:
-    """A provider event named for a warning: its class and its ``type`` field."""
-    kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
-    name = type(event).__qualname__
-    if isinstance(kind, str) or isinstance(getattr(kind, "value", None), str):
-        return f"{name} {getattr(kind, 'value', kind)!r}"
-    return name
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -104,9 +65,13 @@ class ProviderEvents:
         self._adapter_spec = input_adapter
         self._adapter_failures: set[str] = set()
         self._frames: Callable[[Any], Any] | None = None
+        self._read: Callable[[Any], Any] | None = None
         self._error_of: Callable[[Any], str | None] | None = None
+        self._stop_of: Callable[[Any], Any] | None = None
+        self._usage_of: Callable[[Any], Any] | None = None
         self._ids_of: Callable[[Any], Any] | None = None
-        self._natives: dict[Hashable, _NativeBlock] = {}
+        self._natives_of: Callable[[Any], Any] | None = None
+        self._natives: dict[Hashable, NativeBlock] = {}
         self._rejected: set[Hashable] = set()  # native blocks dropped for their size
         self._native_spill = False
         self._stop_reason: StopReason | None = None
@@ -121,9 +86,7 @@ class ProviderEvents:
         adapter = self._adapter
         if adapter is None:
             adapter = self._adapter = self._choose_adapter(item)
-            self._frames = getattr(adapter, "frames", None)
-            self._error_of = getattr(adapter, "error", None)
-            self._ids_of = getattr(adapter, "stream_ids", None)
+            self._questions(adapter)
         frames = self._frames
         if frames is None:
             self._analyze_event(adapter, item)
@@ -139,6 +102,17 @@ class ProviderEvents:
                     break
                 self._analyze_event(adapter, event)
         self._first_feed = False
+
+    def _questions(self, adapter: InputAdapter) -> None:
+        """Look the adapter's optional methods up once, not per event: ``read`` (every
+        answer in one call) when it has one, and each question it answers."""
+        self._frames = getattr(adapter, "frames", None)
+        self._read = getattr(adapter, "read", None)
+        self._error_of = getattr(adapter, "error", None)
+        self._stop_of = getattr(adapter, "stop_reason", None)
+        self._usage_of = getattr(adapter, "usage", None)
+        self._ids_of = getattr(adapter, "stream_ids", None)
+        self._natives_of = getattr(adapter, "native_events", None)
 
     def _end_frames(self) -> None:
         """At close: the events an adapter with ``frames`` still holds (a last line
@@ -159,6 +133,16 @@ class ProviderEvents:
             self._analyze_event(adapter, event)
 
     def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
+        read = self._read
+        if read is not None:  # one question
+            try:
+                reading: Any = read(event)
+                category = as_category(reading.category)
+            except Exception:  # asked again below one question at a time (the same
+                category = None  # answers), so the warning names the one that failed
+            if category is not None:
+                self._take_reading(adapter, reading, category, event)
+                return
         text: Any = ""
         try:
             answer = adapter.categorize(event)
@@ -167,34 +151,59 @@ class ProviderEvents:
                 self._odd_answer(adapter, answer)
                 category = EventCategory.PASSTHROUGH
             elif category is EventCategory.TEXT_CONTENT:
-                text = cast(Any, adapter).extract_text(event)  # (not checked: see below)
+                text = cast(Any, adapter).extract_text(event)  # (not checked: see _take)
         except Exception as exc:  # a broken adapter: pass the event on, keep going
             self._adapter_failed(adapter, "categorize/extract_text", exc)
             category = EventCategory.PASSTHROUGH
         try:
-            error_of = self._error_of
-            if error_of is not None:
-                message = error_of(event)
-                if message is not None:
-                    self._error_message = message
-            stop_reason = getattr(adapter, "stop_reason", None)
-            if stop_reason is not None:
-                reason = stop_reason(event)
-                if reason is not None:
-                    self._stop_reason = reason
-            usage = getattr(adapter, "usage", None)
-            if usage is not None:
-                found = usage(event)
-                if found is not None:
-                    self._usage = found if self._usage is None else self._usage.updated(found)
+            message = self._error_of(event) if self._error_of is not None else None
+            if message is not None:
+                self._error_message = message
+            reason = self._stop_of(event) if self._stop_of is not None else None
+            if reason is not None:
+                self._stop_reason = reason
+            usage_of = self._usage_of
+            if usage_of is not None:
+                self._note_usage(usage_of(event))
             if self._ids_of is not None:
                 self._note_ids(self._ids_of(event))
-            natives = getattr(adapter, "native_events", None)
-            if natives is not None:
-                for piece in natives(event) or ():
+            natives_of = self._natives_of
+            if natives_of is not None:
+                for piece in natives_of(event) or ():
                     self._native(piece, event)
         except Exception as exc:
-            self._adapter_failed(adapter, "error/stop_reason/usage/stream_ids/native_events", exc)
+            self._adapter_failed(adapter, _REPORTS, exc)
+        self._take(category, text, event)
+
+    def _take_reading(
+        self, adapter: InputAdapter, reading: Any, category: EventCategory, event: Any
+    ) -> None:
+        """The event as the adapter's ``read`` answered it (see
+        :class:`~streamblocks.adapters.protocols.Reading`)."""
+        text = reading.text if category is EventCategory.TEXT_CONTENT else ""
+        try:
+            if reading.error is not None:
+                self._error_message = reading.error
+            if reading.stop is not None:
+                self._stop_reason = reading.stop
+            if reading.usage is not None:
+                self._note_usage(reading.usage)
+            if reading.ids is not None:
+                self._note_ids(reading.ids)
+            for piece in reading.natives or ():
+                self._native(piece, event)
+        except Exception as exc:
+            self._adapter_failed(adapter, _REPORTS, exc)
+        if category is not EventCategory.SKIP or self._native_spill:  # (most are skipped)
+            self._take(category, text, event)
+
+    def _note_usage(self, found: Any) -> None:
+        if found is not None:
+            self._usage = found if self._usage is None else self._usage.updated(found)
+
+    def _take(self, category: EventCategory, text: Any, event: Any) -> None:
+        """What the event's category says: its text to the scanner, the event passed
+        through, or the stream ended."""
         if category is EventCategory.TEXT_CONTENT:
             if text.__class__ is not str and not isinstance(text, str):
                 self._not_text(event, "extract_text", text)
@@ -221,7 +230,7 @@ class ProviderEvents:
     def _not_text(self, event: Any, what: str, value: Any) -> None:
         """The one guard for provider text that is not a string: warn (once per stream
         and kind of event) and drop the value; the stream goes on."""
-        described = _describe(event)
+        described = describe(event)
         self._warn_once(
             f"text:{described}",
             f"{described} event: {what} gave {type(value).__name__} {value!r:.60}, not "
@@ -233,7 +242,7 @@ class ProviderEvents:
         self._warn_once(
             "ended",
             f"events after the end of the provider's stream (STREAM_END) are ignored: "
-            f"{_describe(events[0]) if events else 'more input'}",
+            f"{describe(events[0]) if events else 'more input'}",
         )
 
     def _note_ids(self, ids: Any) -> None:
@@ -291,7 +300,7 @@ class ProviderEvents:
             block_id = piece.block_id
             if not isinstance(block_id, str) or not block_id:
                 block_id = self._em.new_id()
-            native = self._natives[piece.key] = _NativeBlock(piece, block_id)
+            native = self._natives[piece.key] = NativeBlock(piece, block_id)
             self._rejected.discard(piece.key)
             attrs = dict(native.attrs)
             self._em.emit(BlockStart(block_id, native.block_type, "native", attrs))
@@ -330,7 +339,7 @@ class ProviderEvents:
                 if ended is not None:
                     self._end_native(ended, piece)
 
-    def _reject_native(self, key: Hashable, native: _NativeBlock, text: str) -> None:
+    def _reject_native(self, key: Hashable, native: NativeBlock, text: str) -> None:
         """A native block crossed ``max_block_chars``: a ``TOO_LARGE`` error carrying
         the text held; the provider events with the rest of it pass through."""
         del self._natives[key]
@@ -346,7 +355,7 @@ class ProviderEvents:
             "".join(native.parts),
         )
 
-    def _end_native(self, native: _NativeBlock, end: NativeEnd | None) -> None:
+    def _end_native(self, native: NativeBlock, end: NativeEnd | None) -> None:
         text = "".join(native.parts)
         attrs = native.attrs
         if end is not None and end.attrs:

@@ -6,8 +6,9 @@ same code serves the SDK's objects and plain dicts of the provider's JSON wire f
 
 An adapter analyses each event once (:meth:`ProviderAdapter._analyze`) into a
 :class:`Step` and answers ``categorize``/``extract_text``/``stop_reason``/``usage``/
-``native_events`` from it, whatever order the session asks in. The few facts that
-span events (is a thinking block open, was a tool called) live on the instance;
+``native_events`` from it, whatever order they are asked in; the session asks
+:meth:`ProviderAdapter.read` alone, the step with the event's error and ids. The few
+facts that span events (is a thinking block open, was a tool called) live on the instance;
 ``for_stream()`` gives each stream a fresh one.
 """
 
@@ -15,11 +16,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from pydantic_core import to_jsonable_python
 
-from ..adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ..adapters.protocols import (
+    EventCategory,
+    Native,
+    NativeDelta,
+    NativeEnd,
+    NativeStart,
+    Reading,
+    StreamIds,
+)
 from ..core.events import StopReason, Usage
 
 _NOTHING: Any = object()
@@ -77,14 +86,9 @@ def enum_value(value: Any) -> str | None:
     return raw if isinstance(raw, str) else str(raw)
 
 
-class Step(NamedTuple):
-    """What one provider event means to the session."""
-
-    category: EventCategory
-    text: str = ""
-    natives: Sequence[Native] = ()
-    stop: StopReason | None = None
-    usage: Usage | None = None
+Step = Reading
+"""What one provider event means to the session (the adapters' name for a
+:class:`~streamblocks.adapters.protocols.Reading`)."""
 
 
 SKIP = Step(EventCategory.SKIP)
@@ -93,12 +97,23 @@ START = Step(EventCategory.STREAM_START)
 END = Step(EventCategory.STREAM_END)
 
 
+QUESTIONS = ("categorize", "extract_text", "stop_reason", "usage", "native_events")
+STEP_ANSWERS: set[Any] = set()
+"""The question methods that answer from the memoised step (a subclass that defines
+one of its own is asked that one: see :meth:`ProviderAdapter.read`)."""
+
+
 class ProviderAdapter:
     """Base of the provider input adapters: per-event analysis, memoised."""
 
     def __init__(self) -> None:
         self._last_event: Any = _NOTHING
         self._last_step: Step = SKIP
+        self._last_ids: StreamIds | None = None
+        kind = type(self)
+        self._from_step = all(getattr(kind, name) in STEP_ANSWERS for name in QUESTIONS)
+        self._reports_error = callable(getattr(kind, "error", None))
+        self._reports_ids = callable(getattr(kind, "stream_ids", None))
         self._reset()
 
     def _reset(self) -> None:
@@ -137,8 +152,36 @@ class ProviderAdapter:
     def native_events(self, event: Any) -> Sequence[Native]:
         return self._step(event).natives
 
+    def read(self, event: Any) -> Reading:
+        """All the session asks of ``event``, in one call: the memoised step, with the
+        error and the ids the adapter's ``error``/``stream_ids`` report. Ids equal to
+        the last ones reported are left out (the session keeps what it was told)."""
+        if self._from_step:
+            step = self._last_step if event is self._last_event else self._step(event)
+        else:  # a subclass answers some question itself
+            step = Step(
+                self.categorize(event),
+                self.extract_text(event),
+                self.native_events(event),
+                self.stop_reason(event),
+                self.usage(event),
+            )
+        error = self.error(event) if self._reports_error else None  # type: ignore[attr-defined]
+        ids = self.stream_ids(event) if self._reports_ids else None  # type: ignore[attr-defined]
+        if ids is not None:
+            if ids == self._last_ids:
+                ids = None
+            else:
+                self._last_ids = ids
+        if error is None and ids is None:
+            return step
+        return Step(step.category, step.text, step.natives, step.stop, step.usage, error, ids)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+STEP_ANSWERS.update(getattr(ProviderAdapter, name) for name in QUESTIONS)
 
 
 def tool_call_start(key: Any, call_id: Any, name: Any, **attrs: Any) -> NativeStart:

@@ -23,7 +23,7 @@ from typing import Any, TypeGuard
 from ..adapters.protocols import EventCategory, Native
 from ..core.errors import AdapterWarning
 from ..core.events import StopReason, Usage
-from ._base import SKIP, ProviderAdapter, Step
+from ._base import QUESTIONS, SKIP, STEP_ANSWERS, ProviderAdapter, Step
 
 _COMPACT_EVERY = 256
 
@@ -227,6 +227,8 @@ class JSONLinesAdapter(ProviderAdapter):
     def _missing(self, kind: Any, what: str) -> None:
         self._warn(f"skipped a {kind!r} event without {what}")
 
+
+STEP_ANSWERS.update(getattr(JSONLinesAdapter, name) for name in QUESTIONS)
 
 # ---------------------------------------------------------------------- normalising
 

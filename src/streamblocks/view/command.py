@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         title=title,
         live=live,
         hosts=host_names(args.host),
-        on_startup=lambda: runs.start(the_run, processor, items, on_warning=_warn),
+        on_startup=lambda: runs.start(the_run, processor, items, on_warning=_warn, without_gc=True),
     )
     url = url_of(sock)
 

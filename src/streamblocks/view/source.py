@@ -68,14 +68,16 @@ class Waits:
 
 
 class Items(Iterator[Any]):
-    """The items of an input (:func:`read`), with its :class:`Waits`."""
+    """The items of an input (:func:`read`), with its :class:`Waits`. A reader that
+    takes many items reads :attr:`items`, the iterator itself (no call of
+    ``__next__`` in Python per line of a transcript)."""
 
     def __init__(self, items: Iterator[Any], waits: Waits) -> None:
-        self._items = items
+        self.items = items
         self.waits = waits
 
     def __next__(self) -> Any:
-        return next(self._items)
+        return next(self.items)
 
 
 def _ready(fd: int) -> bool:

@@ -22,51 +22,60 @@ from pydantic_core import to_json
 
 from ..core.events import BlockDelta, BlockEnd
 from ..ext.agui import AGUIOutputAdapter
+from ..ext.agui.blocks import CUSTOM_PREFIX
 from ..ext.agui.payloads import jsonable
 from ..ext.agui.sse import _fields, event_json
 
 Maker = Callable[..., dict[str, Any]]
 _PLAIN = frozenset({"id", "block_type", "params"})  # what most blocks' metadata says
 _THINKING = ("thinking", "reasoning")  # the block types the output makes reasoning of
+_BLOCK_END = CUSTOM_PREFIX + "block_end"
 
 
 def _maker(cls: Any) -> Maker:
     """A function taking ``cls``'s keyword arguments and giving its wire ``dict``: the
-    wire name of each field given or with a default, in the model's order, a field
-    without a value left out when the model leaves it out. Where each goes is worked
-    out once per set of keywords (the adapter always passes the same ones)."""
-    fields = _fields(cls)  # (name, wire key, left out when None), in declaration order
-    keys = {name: key for name, key, _ in fields}
-    omitted = {name for name, _, omit in fields if omit}
-    defaults: dict[str, Any] = {}
-    for name, field in cls.model_fields.items():
-        if not field.is_required() and field.default is not None:
-            default = field.default
-            defaults[name] = getattr(default, "value", default)  # the event type: its name
-    plans: dict[tuple[str, ...], tuple[tuple[str, str, bool, bool], ...]] = {}
-
-    def plan(names: tuple[str, ...]) -> tuple[tuple[str, str, bool, bool], ...]:
-        unknown = set(names) - set(keys)
-        if unknown:
-            raise TypeError(f"{cls.__name__} has no field {sorted(unknown)}")
-        return tuple(
-            (name, key, name in omitted, name not in names)
-            for name, key, _ in fields
-            if name in names or name in defaults
-        )
+    :func:`positional` maker of each set of keywords, made when first given (the
+    adapter always passes the same ones)."""
+    makers: dict[tuple[str, ...], Maker] = {}
 
     def make(**values: Any) -> dict[str, Any]:
         names = tuple(values)
-        steps = plans.get(names)
-        if steps is None:
-            steps = plans[names] = plan(names)
-        out: dict[str, Any] = {}
-        for name, key, omit, default in steps:
-            value = defaults[name] if default else values[name]
-            if value is not None or not omit:
-                out[key] = value
-        return out
+        found = makers.get(names)
+        if found is None:
+            found = makers[names] = positional(cls, *names)
+        return found(*values.values())
 
+    make.__name__ = cls.__name__
+    return make
+
+
+def positional(cls: Any, *names: str) -> Maker:
+    """A maker of ``cls``'s wire dict taking the values of ``names`` by position: the
+    wire name of each field given or with a default, in the model's order, a field
+    without a value left out when the model leaves it out. Its steps are written out
+    as code once (no keywords to sort, no loop per event: the viewer makes a few for
+    every section of a big run)."""
+    fields = _fields(cls)  # (name, wire key, left out when None), in declaration order
+    unknown = set(names) - {name for name, _, _ in fields}
+    if unknown:
+        raise TypeError(f"{cls.__name__} has no field {sorted(unknown)}")
+    defaults: dict[str, Any] = {}
+    for name, field in cls.model_fields.items():
+        if not field.is_required() and field.default is not None and name not in names:
+            default = field.default
+            defaults[name] = getattr(default, "value", default)  # the event type: its name
+    lines = [f"def make({', '.join(names)}):", "    out = {}"]
+    for name, key, omit in fields:
+        if name in defaults:
+            lines.append(f"    out[{key!r}] = _defaults[{name!r}]")
+        elif name in names and omit:
+            lines.append(f"    if {name} is not None:\n        out[{key!r}] = {name}")
+        elif name in names:
+            lines.append(f"    out[{key!r}] = {name}")
+    lines.append("    return out")
+    namespace: dict[str, Any] = {"_defaults": defaults}
+    exec("\n".join(lines), namespace)  # (the names are the model's field names)
+    make: Maker = namespace["make"]
     make.__name__ = cls.__name__
     return make
 
@@ -84,6 +93,9 @@ class _WireCore:
             is_event = isinstance(value, type) and issubclass(value, core.BaseEvent)
             if (is_event and value is not core.BaseEvent) or value is core.TokenUsage:
                 setattr(self, name, _maker(value))
+        # the two events made for every section of a big run, by position
+        self.text_chunk = positional(core.TextMessageChunkEvent, "message_id", "role", "delta")
+        self.custom = positional(core.CustomEvent, "name", "value")
 
     def __getattr__(self, name: str) -> Any:  # what is not replaced: the SDK's own
         if name.startswith("__") or "_core" not in self.__dict__:
@@ -114,15 +126,31 @@ def lean_payload(event: BlockEnd) -> dict[str, Any]:
     """``streamblocks.block_end`` as the viewer sends it: what a row shows of a finished
     block (its id, type, syntax, content, attributes, and its metadata when that says
     more than the id and type), without its raw text and offsets; the export is made
-    from the block itself, not from this."""
+    from the block itself, not from this. Text content, no attributes and metadata that
+    plainly says nothing more are taken as they are (what :func:`jsonable` gives them)."""
     block = event.block
     payload = {"id": block.id, "type": block.type, "syntax": block.syntax}
-    metadata = jsonable(block.metadata)
-    if _says_more(metadata):
-        payload["metadata"] = metadata
-    payload["content"] = jsonable(block.content)
-    payload["attrs"] = jsonable(dict(block.attrs))
+    metadata = block.metadata
+    if not _plain(metadata):
+        metadata = jsonable(metadata)
+        if _says_more(metadata):
+            payload["metadata"] = metadata
+    content = block.content
+    payload["content"] = content if content.__class__ is str else jsonable(content)
+    attrs = block.attrs
+    payload["attrs"] = {} if not attrs else jsonable(dict(attrs))
     return payload
+
+
+def _plain(metadata: Any) -> bool:
+    """Whether ``metadata`` is a dict that says only the block's id and type (no
+    parameters): most blocks' metadata, left out without converting it."""
+    return (
+        metadata.__class__ is dict
+        and metadata.keys() <= _PLAIN
+        and metadata.get("params", []).__class__ is list
+        and not metadata.get("params")
+    )
 
 
 class WireAdapter(AGUIOutputAdapter):
@@ -163,11 +191,7 @@ class WireAdapter(AGUIOutputAdapter):
         self._start_run(out)
         message_id = self._new_id("m")
         if "text" in self.groups:
-            out.append(
-                self._core.TextMessageChunkEvent(
-                    message_id=message_id, role="assistant", delta=text
-                )
-            )
+            out.append(self._core.text_chunk(message_id, "assistant", text))
             self._blocks.parent_message_id = message_id
         return out
 
@@ -178,11 +202,16 @@ class WireAdapter(AGUIOutputAdapter):
         :meth:`to_protocol_event` gives for them all, less a ``block_start`` (the page
         makes a card's row from its end) and with the message's events in one."""
         out: list[Any] = []
-        self._start_run(out)
-        self._end_text(out)
+        if self._run_pending:
+            self._start_run(out)
+        if self._message_id is not None:
+            self._end_text(out)
         block, core, groups = event.block, self._core, self.groups
         kind = block.type if block.syntax == "native" else None
-        if kind == "tool_call" or kind in _THINKING:
+        if kind is None:
+            if "blocks" in groups:
+                out.append(core.custom(_BLOCK_END, self._blocks.payload(event)))
+        elif kind == "tool_call" or kind in _THINKING:
             text = "".join([delta.text for delta in held if type(delta) is BlockDelta])
             if kind == "tool_call" and "tool_calls" in groups:
                 attrs = block.attrs
@@ -242,8 +271,8 @@ def opened(chunk: dict[str, Any]) -> list[dict[str, Any]]:
 
 def custom_event(name: str, value: Any) -> dict[str, Any]:
     """A ``CUSTOM`` event's wire dict."""
-    make: Maker = wire_core().CustomEvent
-    return make(name=name, value=value)
+    make: Maker = wire_core().custom
+    return make(name, value)
 
 
 def encode(event: Any) -> str:
