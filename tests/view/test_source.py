@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import json
+import os
+import threading
 from typing import Any
 
 import pytest
@@ -132,3 +135,39 @@ def test_every_content_block_opens_again_as_it_was_saved() -> None:
 def test_an_invalid_export_is_a_value_error() -> None:
     with pytest.raises(ValueError, match="content"):
         list(message_events({"role": "assistant", "content": [{"type": "nope"}]}))
+
+
+def test_a_paused_collector_is_on_only_while_the_reader_waits() -> None:
+    """The viewer's reader keeps the garbage collector off while it has input in hand
+    and turns it back on while a live pipe has nothing to read."""
+    read_end, write_end = os.pipe()
+    wrote = threading.Event()
+    states: list[tuple[str, bool]] = []
+
+    def write_later() -> None:
+        wrote.wait(10)  # (the reader has taken the first line)
+        os.write(write_end, b"two\n")
+        os.close(write_end)
+
+    writer = threading.Thread(target=write_later)
+    os.write(write_end, b"one\n")
+    was_enabled = gc.isenabled()
+    with open(read_end, "rb", buffering=0) as handle:
+        items = source.read(handle, text=True)
+        items.waits.collector_paused = True
+        items.waits.hook = lambda: states.append(("waiting", gc.isenabled()))
+        writer.start()
+        gc.disable()
+        try:
+            texts = []
+            for item in items:
+                states.append(("reading", gc.isenabled()))
+                texts.append(item)
+                wrote.set()
+        finally:
+            if was_enabled:
+                gc.enable()
+    writer.join()
+    assert "".join(texts) == "one\ntwo\n"
+    assert ("waiting", True) in states
+    assert all(enabled is False for state, enabled in states if state == "reading")

@@ -545,6 +545,9 @@ def start(
     target: Callable[..., None] = produce
     if without_gc:
         target = functools.partial(without_gc_while, produce)
+        waits = getattr(items, "waits", None)
+        if waits is not None:  # (the collector back on while the reader waits)
+            waits.collector_paused = True
     thread = threading.Thread(
         target=target,
         args=(run, processor, items),
@@ -565,7 +568,10 @@ def without_gc_while(read: Callable[..., None], *args: Any, **kwargs: Any) -> No
     nothing to free in (a read makes almost no reference cycles: a few dozen for 10 MB
     of markdown; a transcript adapter's own state at its end). Frozen at the end, they
     are never examined; the few cycles among them stay, in a process that serves one
-    run. Process-wide: for the viewer's own process only, never in a library call."""
+    run. While a live run's reader waits for input, the collector is on
+    (:attr:`~streamblocks.view.source.Waits.collector_paused`), so the server's own
+    garbage is collected however long the run stays open. Process-wide: for the
+    viewer's own process only, never in a library call."""
     gc.disable()
     try:
         read(*args, **kwargs)

@@ -14,6 +14,7 @@ the viewer exported). Bad input becomes a :class:`BadInput` item, never an excep
 from __future__ import annotations
 
 import codecs
+import gc
 import json
 import os
 import re
@@ -57,14 +58,27 @@ class Waits:
     """Tells the reader when reading is about to wait (a pipe with nothing to read yet,
     a paced replay's pause): :attr:`hook` is called first. The viewer publishes what it
     made then, so a live page is never behind what was read, while a file read at once
-    is published in large batches."""
+    is published in large batches.
+
+    With :attr:`collector_paused` (the viewer's own process, see
+    :func:`~streamblocks.view.runs.without_gc_while`) the garbage collector is on only
+    while the reader waits: a live run that idles for hours still has its server's
+    garbage collected, and input in hand is read without the collector."""
 
     def __init__(self) -> None:
         self.hook: Callable[[], None] | None = None
+        self.collector_paused = False
 
     def __call__(self) -> None:
+        if self.collector_paused:
+            gc.enable()
         if self.hook is not None:
             self.hook()
+
+    def resumed(self) -> None:
+        """Reading has input again."""
+        if self.collector_paused:
+            gc.disable()
 
 
 class Items(Iterator[Any]):
@@ -88,9 +102,13 @@ def _ready(fd: int) -> bool:
         return False
 
 
-def raw_chunks(handle: IO[bytes], waits: Callable[[], None] | None = None) -> Iterator[bytes]:
+def _read_once(handle: IO[bytes], fd: int | None) -> bytes:
+    return os.read(fd, READ_SIZE) if fd is not None else handle.read(READ_SIZE)
+
+
+def raw_chunks(handle: IO[bytes], waits: Waits | None = None) -> Iterator[bytes]:
     """The bytes of ``handle`` as they become available (a pipe hands over each write);
-    ``waits`` is called before a read that would wait."""
+    ``waits`` is called before a read that would wait, and told when it has returned."""
     fileno: Callable[[], int] | None = getattr(handle, "fileno", None)
     try:
         fd = fileno() if fileno is not None else None
@@ -99,7 +117,10 @@ def raw_chunks(handle: IO[bytes], waits: Callable[[], None] | None = None) -> It
     while True:
         if waits is not None and (fd is None or not _ready(fd)):
             waits()
-        data = os.read(fd, READ_SIZE) if fd is not None else handle.read(READ_SIZE)
+            data = _read_once(handle, fd)
+            waits.resumed()
+        else:
+            data = _read_once(handle, fd)
         if not data:
             return
         yield data
@@ -322,7 +343,7 @@ def paced(
     source: Iterator[Any],
     speed: float,
     sleep: Callable[[float], None] = time.sleep,
-    waits: Callable[[], None] | None = None,
+    waits: Waits | None = None,
 ) -> Iterator[Any]:
     """``source`` replayed at ``speed`` × the pace of its timestamps (without timestamps,
     :data:`DEFAULT_GAP` between items); no pause is longer than :data:`MAX_PAUSE`.
@@ -330,9 +351,12 @@ def paced(
     last: float | None = None
 
     def pause(seconds: float) -> None:
-        if waits is not None:
-            waits()
+        if waits is None:
+            sleep(seconds)
+            return
+        waits()
         sleep(seconds)
+        waits.resumed()
 
     for item in source:
         now = timestamp(item)
