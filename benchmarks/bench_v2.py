@@ -117,9 +117,8 @@ def _bare(pieces: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def _session(proc: object, pieces: list[str]) -> tuple[float, int]:
-    gc.collect()
-    start = time.perf_counter()
+def blocks_read(proc: object, pieces: list[str]) -> int:
+    """One session fed ``pieces`` and closed: how many blocks ended."""
     session = proc.session()  # type: ignore[attr-defined]
     feed = session.feed
     blocks = 0
@@ -128,6 +127,13 @@ def _session(proc: object, pieces: list[str]) -> tuple[float, int]:
             blocks += event.type == "BLOCK_END"
     for event in session.close():
         blocks += event.type == "BLOCK_END"
+    return blocks
+
+
+def _session(proc: object, pieces: list[str]) -> tuple[float, int]:
+    gc.collect()
+    start = time.perf_counter()
+    blocks = blocks_read(proc, pieces)
     return time.perf_counter() - start, blocks
 
 

@@ -26,14 +26,7 @@ def main() -> None:
         proc, pieces = bench_v2._cases()[name]()
 
     def run(_: object = None, __: object = None) -> int:
-        session = proc.session()  # type: ignore[attr-defined]
-        feed = session.feed
-        blocks = 0
-        for piece in pieces:
-            for event in feed(piece):
-                blocks += event.type == "BLOCK_END"
-        session.close()
-        return blocks
+        return bench_v2.blocks_read(proc, pieces)
 
     print(f"{name}: {run()} blocks, {len(pieces)} chunks", file=sys.stderr)
     functools.reduce(run, range(4))
