@@ -141,21 +141,25 @@ def test_a_paused_collector_is_on_only_while_the_reader_waits() -> None:
     """The viewer's reader keeps the garbage collector off while it has input in hand
     and turns it back on while a live pipe has nothing to read."""
     read_end, write_end = os.pipe()
-    wrote = threading.Event()
+    waiting = threading.Event()
     states: list[tuple[str, bool]] = []
 
-    def write_later() -> None:
-        wrote.wait(10)  # (the reader has taken the first line)
+    def on_wait() -> None:
+        states.append(("waiting", gc.isenabled()))
+        waiting.set()
+
+    def write_when_waited() -> None:
+        waiting.wait(10)  # (the reader found the pipe empty and said so)
         os.write(write_end, b"two\n")
         os.close(write_end)
 
-    writer = threading.Thread(target=write_later)
+    writer = threading.Thread(target=write_when_waited)
     os.write(write_end, b"one\n")
     was_enabled = gc.isenabled()
     with open(read_end, "rb", buffering=0) as handle:
         items = source.read(handle, text=True)
         items.waits.collector_paused = True
-        items.waits.hook = lambda: states.append(("waiting", gc.isenabled()))
+        items.waits.hook = on_wait
         writer.start()
         gc.disable()
         try:
@@ -163,7 +167,6 @@ def test_a_paused_collector_is_on_only_while_the_reader_waits() -> None:
             for item in items:
                 states.append(("reading", gc.isenabled()))
                 texts.append(item)
-                wrote.set()
         finally:
             if was_enabled:
                 gc.enable()
