@@ -24,7 +24,7 @@ from streamblocks import (
     XMLTagSyntax,
 )
 from streamblocks.core import whole
-from streamblocks.core.line_syntax import LineSyntax, WholeBlock
+from streamblocks.core.line_syntax import LineSyntax, OpenedBlock, WholeBlock
 from streamblocks.core.registry import TypeTable
 from streamblocks.syntaxes.base import REJECT, LineParser, Verdict
 from streamblocks.syntaxes.fences import ShownFence
@@ -223,7 +223,10 @@ def test_a_reader_names_the_parts_of_the_block() -> None:
     assert found.header is not None
     assert found.header.block_id == "b1" and found.header.attrs == {"params": ["x"]}
     assert DelimiterPreambleSyntax().read_whole("!!start\n", 0, 7, table) is REJECT
-    assert DelimiterPreambleSyntax().read_whole("!!b1:note\nno end\n", 0, 9, table) is None
+    opened = DelimiterPreambleSyntax().read_whole("!!b1:note\nno end\n", 0, 9, table)
+    assert isinstance(opened, OpenedBlock) and opened.body == 10
+    assert opened.parser.started and opened.parser.header is not None
+    assert opened.parser.header.block_id == "b1"
 
 
 class _NoXIds(DelimiterPreambleSyntax):

@@ -154,6 +154,17 @@ class WholeBlock(NamedTuple):
     """Just after the closing line's ``"\\n"``."""
 
 
+class OpenedBlock(NamedTuple):
+    """A block whose header is in hand but whose closing line is not, read at once by
+    :meth:`LineSyntax.read_whole`: ``text[start:body]`` is its opener (its header
+    lines) and ``parser`` the block's parser as the line step holds it once the block
+    has started at ``body`` (``started``, its ``header``, ``marker_starts``,
+    ``closing_line``): the session begins the block and reads on line by line."""
+
+    parser: LineParser
+    body: int
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class LineSyntax(Syntax):
     """A format whose markers fill whole lines (see the module docstring)."""
@@ -177,7 +188,7 @@ class LineSyntax(Syntax):
 
     def read_whole(
         self, text: str, start: int, line_end: int, types: TypeTable
-    ) -> WholeBlock | Verdict | None:
+    ) -> WholeBlock | OpenedBlock | Verdict | None:
         """Optional: read a whole block at once (a speed-up; the default says nothing).
 
         ``text[start:line_end]`` is a complete line outside any block (its ``"\\n"`` at
@@ -191,6 +202,13 @@ class LineSyntax(Syntax):
         :class:`WholeBlock` whose header is ``None`` says that the line opens no block
         but a shown region (a code fence that names no type) that the closing line at
         ``closer`` ends: ``text[start:end]`` is visible text.
+
+        When ``text`` holds the block's header but not its closing line, return an
+        :class:`OpenedBlock`: the parser the line step would hold once the block started
+        where its content begins (the line step's header, and the line step would have
+        started the block on the text in hand). The session takes it only when the line
+        after the header is in hand too (a complete line no longer than a marker), and
+        reads the rest line by line.
 
         The session reads the block, builds its events and checks its limits and
         metadata itself; whatever it does not take as simple (a metadata model that

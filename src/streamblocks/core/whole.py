@@ -33,15 +33,25 @@ from .events import (
     BlockStart,
     new_event,
 )
-from .line_syntax import HOLD, PENDING, REJECT, TEXT, LineParser, LineSyntax, WholeBlock
+from .line_syntax import (
+    HOLD,
+    PENDING,
+    REJECT,
+    TEXT,
+    LineParser,
+    LineSyntax,
+    OpenedBlock,
+    WholeBlock,
+)
 from .open_block import OpenBlock
 from .registry import TypeTable
 from .syntax import BODY, InlineSyntax, SyntaxPlan
 from .validation import validate_metadata
 
-Readers = tuple[tuple[str | None, LineSyntax | None, TypeTable], ...]
+Readers = tuple[tuple[str | None, LineSyntax | None, TypeTable, int], ...]
 """The line syntaxes of a plan in its order: the characters each one's openers start
-with (``None``: any), the syntax when it reads whole blocks, its types."""
+with (``None``: any), the syntax when it reads whole blocks, its types, its index in
+the plan."""
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -213,11 +223,12 @@ def readers(plan: SyntaxPlan) -> Readers | None:
             and defines_together(type(syntax), "open", "read_whole", LineSyntax)
             else None,
             table,
+            index,
         )
-        for syntax, table in plan
+        for index, (syntax, table) in enumerate(plan)
         if not isinstance(syntax, InlineSyntax)
     )
-    return found if any(reader is not None for _, reader, _ in found) else None
+    return found if any(reader is not None for _, reader, _, _ in found) else None
 
 
 def defines_together(cls: type, method: str, hook: str, base: type) -> bool:
@@ -271,7 +282,7 @@ def block(sc: Scanner, text: str, i: int, nl: int) -> int:
     (``i``: the line step decides the line)."""
     first = text[i]
     assert sc.readers is not None
-    for starts, syntax, table in sc.readers:  # (lines._open's order and prefilter)
+    for starts, syntax, table, index in sc.readers:  # (lines._open's order and prefilter)
         if starts is not None and first not in starts:
             continue
         if syntax is None:
@@ -281,8 +292,44 @@ def block(sc: Scanner, text: str, i: int, nl: int) -> int:
             continue
         if isinstance(found, WholeBlock):
             return _report(sc, syntax.name, found, text, i)
+        if isinstance(found, OpenedBlock):
+            return _opened(sc, syntax.name, index, found, text, i)
         return i
     return i
+
+
+def _opened(
+    sc: Scanner, syntax_name: str, index: int, found: OpenedBlock, text: str, i: int
+) -> int:
+    """A block whose header is in hand from ``i`` and whose content runs past
+    ``text``, started as the line step starts it (its opener held, ``Emitter.begin``),
+    with the parser its syntax gave; the line step reads on from the content's first
+    line. Else ``i`` (the line step reads the opener too): when the header may be
+    over a limit or hold a line too long to be a marker, or the line after it is not
+    in hand, complete and no longer than a marker (a fence's first line decides
+    whether it has a frontmatter: the line step starts it only on that line)."""
+    parser, body = found
+    header = parser.header
+    nl = text.find("\n", body)
+    if (
+        header is None
+        or not parser.started
+        or body - i > sc.max_marker + 1
+        or body - i > sc.limits.max_metadata_chars
+        or nl < 0
+        or nl - body > sc.max_marker
+    ):
+        return i
+    em = sc.em
+    block = sc.block = OpenBlock(parser, syntax_name, index, em.pos)
+    sc.parser = parser
+    block.raw.append(text[i:body])  # (OpenBlock.add: the opener, nothing to compact)
+    block.raw_len = body - i
+    em.pos += body - i
+    sc.examined += body - i
+    sc.line = ""
+    em.begin(block, header)
+    return body
 
 
 def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int) -> int:

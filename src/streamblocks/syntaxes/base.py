@@ -20,6 +20,7 @@ from ..core.line_syntax import (
     VERBATIM,
     LineParser,
     LineSyntax,
+    OpenedBlock,
     Verdict,
     WholeBlock,
     strip_line_end,
@@ -42,6 +43,7 @@ __all__ = [
     "InlineSyntax",
     "LineParser",
     "LineSyntax",
+    "OpenedBlock",
     "ParseFailure",
     "Syntax",
     "TypeTable",
@@ -57,9 +59,9 @@ __all__ = [
 
 new_tuple = tuple.__new__
 """``new_tuple(Header, (name, block_type, block_id, attrs, metadata, error))`` (every
-field, in order; ``WholeBlock`` the same): a named tuple built without its ``__new__``,
-which is Python code even in the compiled build (a frame through the interpreter for
-each header read)."""
+field, in order; ``WholeBlock`` and ``OpenedBlock`` the same): a named tuple built
+without its ``__new__``, which is Python code even in the compiled build (a frame
+through the interpreter for each header read)."""
 
 
 def set_starts_with(syntax: Syntax, chars: str | None) -> None:

@@ -24,6 +24,7 @@ from .base import (
     Header,
     LineParser,
     LineSyntax,
+    OpenedBlock,
     ParseFailure,
     TypeTable,
     Verdict,
@@ -136,10 +137,15 @@ class _FrontmatterBlock(LineParser):
         header = frontmatter_header(text[at:], skip + 1, self.types, strict=True)
         if header is None:
             return REJECT
+        self.begin(header)
+        return START
+
+    def begin(self, header: Header) -> None:
+        """The frontmatter is read: the block's content follows."""
         self.header = header
+        self.in_frontmatter = self.committed = True
         self.marker_starts = self.end_marker[0]
         self.closing_line = literal_line_pattern(self.end_marker)
-        return START
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -179,7 +185,7 @@ class DelimiterFrontmatterSyntax(LineSyntax):
 
     def read_whole(
         self, text: str, start: int, line_end: int, types: TypeTable
-    ) -> WholeBlock | Verdict | None:
+    ) -> WholeBlock | OpenedBlock | Verdict | None:
         line = text[start:line_end]
         if (
             literal_line(line[:-1] if line[-1:] == "\r" else line, self.start_marker, True)
@@ -198,12 +204,16 @@ class DelimiterFrontmatterSyntax(LineSyntax):
             return None  # (the end marker inside the frontmatter: a broken block)
         body = closed.end()
         ended = end_line.search(text, body - 1)
-        if ended is None:
-            return None
         skip = text.count("\n", line_end, at)  # (the start line, blank lines, ---)
         header = frontmatter_header(text[at : closed.start() + 1], skip + 1, types, strict=True)
         if header is None:
             return None
+        if ended is None:  # (the content runs on: the block starts with its frontmatter)
+            parser = _FrontmatterBlock(types, self.end_marker)
+            parser.started = True
+            parser.blank_lines = skip - 2
+            parser.begin(header)
+            return new_tuple(OpenedBlock, (parser, body))
         return new_tuple(WholeBlock, (header, body, ended.start() + 1, ended.end()))
 
     def describe(self, types: Sequence[BlockType]) -> str:

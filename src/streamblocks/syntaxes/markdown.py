@@ -23,6 +23,7 @@ from .base import (
     Header,
     LineParser,
     LineSyntax,
+    OpenedBlock,
     TypeTable,
     Verdict,
     WholeBlock,
@@ -88,22 +89,23 @@ class _FenceBlock(LineParser):
         header = frontmatter_header(body, 3, self.types, fallback=self.info_type)
         if header is None:
             return self._shown(closed=False)
-        self.header = header._replace(attrs=self.attrs)
-        self.then = None
-        self.marker_starts = FENCE_STARTS
-        self.closing_line = closing_fence_pattern(self.fence.char, self.fence.length)
+        self.begin(header._replace(attrs=self.attrs), None)
         return START
 
     def _without_frontmatter(self, then: Verdict) -> Verdict:
         info_type = self.info_type
         if info_type is None:
             return self._shown(closed=then is CLOSE)
-        self.header = Header(info_type.marker, info_type, None, self.attrs, None)
+        self.begin(Header(info_type.marker, info_type, None, self.attrs, None), then)
+        return START
+
+    def begin(self, header: Header, then: Verdict | None) -> None:
+        """The header is read (``then``: what the current line is, see ``START``)."""
+        self.header = header
         self.opener_lines = 1
         self.then = then
         self.marker_starts = FENCE_STARTS
         self.closing_line = closing_fence_pattern(self.fence.char, self.fence.length)
-        return START
 
     def _shown(self, closed: bool) -> Verdict:
         self.continuation = None if closed else ShownFence(self.fence)
@@ -144,7 +146,7 @@ class MarkdownFrontmatterSyntax(LineSyntax):
 
     def read_whole(
         self, text: str, start: int, line_end: int, types: TypeTable
-    ) -> WholeBlock | Verdict | None:
+    ) -> WholeBlock | OpenedBlock | Verdict | None:
         line = text[start:line_end]
         fence = opening_fence(line[:-1] if line[-1:] == "\r" else line)
         if fence is None:
@@ -173,8 +175,15 @@ class MarkdownFrontmatterSyntax(LineSyntax):
             header = new_tuple(Header, (name, block_type, block_id, attrs, metadata, error))
             body = closed.end()
         ended = closing.search(text, body - 1)
-        if ended is None:
-            return None
+        if ended is None:  # (the content runs on: the block starts with its header)
+            parser = _FenceBlock(fence, types, info_type)
+            parser.started = True
+            if opened is None:
+                parser.begin(header, CONTENT)
+            else:
+                parser.phase = _FRONTMATTER
+                parser.begin(header, None)
+            return new_tuple(OpenedBlock, (parser, body))
         return new_tuple(WholeBlock, (header, body, ended.start() + 1, ended.end()))
 
     def describe(self, types: Sequence[BlockType]) -> str:

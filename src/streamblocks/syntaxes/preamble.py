@@ -20,6 +20,7 @@ from .base import (
     Header,
     LineParser,
     LineSyntax,
+    OpenedBlock,
     TypeTable,
     Verdict,
     WholeBlock,
@@ -183,16 +184,16 @@ class DelimiterPreambleSyntax(LineSyntax):
 
     def read_whole(
         self, text: str, start: int, line_end: int, types: TypeTable
-    ) -> WholeBlock | Verdict | None:
+    ) -> WholeBlock | OpenedBlock | Verdict | None:
         opened = _patterns(self.delimiter)[0].fullmatch(text[start:line_end].rstrip())
         if opened is None:
             return REJECT
-        closed = literal_line_pattern(self.end_marker).search(text, line_end)
-        if closed is None:  # (not in hand: the header is not read twice)
-            return None
         header = _header(opened, types)
         if header is None:
             return REJECT
+        closed = literal_line_pattern(self.end_marker).search(text, line_end)
+        if closed is None:  # (the content runs on: the block starts with its opener)
+            return new_tuple(OpenedBlock, (_PreambleBlock(header, self.end_marker), line_end + 1))
         return new_tuple(WholeBlock, (header, line_end + 1, closed.start() + 1, closed.end()))
 
     def describe(self, types: Sequence[BlockType]) -> str:
