@@ -14,6 +14,7 @@ from streamblocks import DelimiterPreambleSyntax, StreamBlockProcessor
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.syntaxes.frontmatter import DelimiterFrontmatterSyntax
 from streamblocks.syntaxes.markdown import MarkdownFrontmatterSyntax
+from streamblocks.testing import normalise, run_chunks
 from test_whole_blocks import feeds
 from test_whole_readers import DOCUMENTS, PROCESSORS
 
@@ -22,7 +23,9 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 def _same_at_every_cut(processor: StreamBlockProcessor, text: str, pieces: int) -> None:
     """Every way to cut ``text`` into ``pieces`` chunks (the second cut after the
-    first, a step apart), against the line step alone."""
+    first, a step apart), against the line step alone, and all of it against the text
+    read a character at a time (no closing line ever in a chunk)."""
+    reference = normalise(run_chunks(processor, list(text)))
     n = len(text)
     step = max(1, n // 12)
     cuts: list[list[int]] = [[a] for a in range(1, n)]
@@ -32,6 +35,7 @@ def _same_at_every_cut(processor: StreamBlockProcessor, text: str, pieces: int) 
         bounds = [0, *points, n]
         chunks = [text[bounds[k] : bounds[k + 1]] for k in range(len(bounds) - 1)]
         line_step = feeds(processor, chunks, whole=False, lean=False)
+        assert normalise(run_chunks(processor, chunks)) == reference, chunks
         for whole, lean in ((True, True), (True, False)):
             assert feeds(processor, chunks, whole=whole, lean=lean) == line_step, chunks
 

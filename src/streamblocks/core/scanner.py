@@ -307,6 +307,8 @@ class Scanner:
             if end - at <= self.max_marker + 1:  # (a marker line's length bound)
                 self.examined += end - i
                 block = self.block
+                if block is not None and at - i <= self.limits.max_block_chars - block.raw_len:
+                    return whole.close_at(self, block, text, i, at, end)  # (in one step)
                 self.line = ""
                 lines.to_block(self, text[i:at], CONTENT)
                 if block is not None and self.block is block:  # (not cut off by a limit)

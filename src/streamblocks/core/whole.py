@@ -31,9 +31,11 @@ from .events import (
     BlockEnd,
     BlockMetadata,
     BlockStart,
+    Event,
     new_event,
 )
 from .line_syntax import (
+    CONTENT,
     HOLD,
     PENDING,
     REJECT,
@@ -134,6 +136,13 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
     if end - at > sc.max_marker + 1 or at - i > sc.limits.max_block_chars - block.raw_len:
         return i  # (a line too long to be a marker, or a block over its limit)
     sc.examined += end - i
+    return close_at(sc, block, text, i, at, end)
+
+
+def close_at(sc: Scanner, block: OpenBlock, text: str, i: int, at: int, end: int) -> int:
+    """``lines.to_block`` of the content ``text[i:at]`` and ``lines.close_block`` of
+    the closing line ``text[at:end]`` in one step, for the started ``block`` whose
+    content fits its limit; return ``end``."""
     em = sc.em
     raw = block.raw
     if at > i:
@@ -144,20 +153,10 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
         if block.streamed:
             if em.deltas:  # (deltas of this block or another held: they may join)
                 em.delta(block, content)
-            else:  # (Emitter.delta and flush_deltas, inline: the block closes next)
+            else:  # (the block closes next: nothing joins this delta)
                 if em.texts:
                     em.flush_texts()
-                source, path = block.partial, parser.path
-                partial_at = source.add(content, path) if source is not None else None
-                fields = (
-                    block.block_id,
-                    block.type_name,
-                    CONTENT_SECTION,
-                    content,
-                    path,
-                    partial_at,
-                )
-                em.out.append(new_event(BlockDelta, fields))
+                _delta_out(em.out, block, content)
     block.body_end = block.raw_len
     raw.append(text[at:end])
     block.raw_len += end - at
@@ -329,7 +328,54 @@ def _opened(
     sc.examined += body - i
     sc.line = ""
     em.begin(block, header)
-    return body
+    return _content(sc, block, parser, text, body)
+
+
+def _content(sc: Scanner, block: OpenBlock, parser: LineParser, text: str, i: int) -> int:
+    """The content of the just opened ``block`` from ``i`` on, whose closing line is
+    not in ``text``: every complete line is content (the parser names its closing
+    line), and the last line too when no marker can begin it (``Scanner._to_closing``
+    without a closing line, and ``lines.to_block``, inline). A last line that may still
+    be a marker, or content over the block's limit, is left to the line step."""
+    starts = parser.marker_starts
+    n = len(text)
+    end = n
+    if text[n - 1] != "\n":
+        last = text.rfind("\n", i) + 1
+        if last and starts is not None and text[last] in starts:
+            end = last
+    if (
+        starts is None
+        or parser.closing_line is None
+        or end - i > sc.limits.max_block_chars - block.raw_len
+    ):
+        return i
+    content = text[i:end]
+    block.raw.append(content)
+    block.raw_len += end - i
+    em = sc.em
+    em.pos += end - i
+    sc.examined += end - i
+    sc.flow = CONTENT
+    if end < n or text[n - 1] == "\n":
+        if block.streamed:  # (what the line step reads next may join this delta)
+            em.delta(block, content)
+        return end
+    sc.line = None  # (mid-line in the content)
+    if block.streamed:  # (Emitter.begin flushed what was held: nothing joins it)
+        _delta_out(em.out, block, content)
+    return end
+
+
+def _delta_out(out: list[Event], block: OpenBlock, content: str) -> None:
+    """``Emitter.delta`` and ``flush_deltas`` of ``content``, inline, where no text or
+    delta is held and nothing can join it."""
+    parser = block.parser
+    source, path = block.partial, parser.path if parser is not None else None
+    at = source.add(content, path) if source is not None else None
+    out.append(
+        new_event(BlockDelta, (block.block_id, block.type_name, CONTENT_SECTION, content, path, at))
+    )
 
 
 def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int) -> int:
