@@ -22,6 +22,7 @@ from __future__ import annotations
 from mypy_extensions import mypyc_attr
 
 from . import lines, whole
+from .cut_blocks import close_at
 from .emitter import Emitter
 from .events import StopReason
 from .lean import SLOW, opener_stops
@@ -308,7 +309,7 @@ class Scanner:
                 self.examined += end - i
                 block = self.block
                 if block is not None and at - i <= self.limits.max_block_chars - block.raw_len:
-                    return whole.close_at(self, block, text, i, at, end)  # (in one step)
+                    return close_at(self, block, text, i, at, end)  # (in one step)
                 self.line = ""
                 lines.to_block(self, text[i:at], CONTENT)
                 if block is not None and self.block is block:  # (not cut off by a limit)

@@ -16,7 +16,8 @@ asks it where the block's opener, content and closing line are, and builds the e
 here, with no parser, no ``OpenBlock`` and no line step — the same events, offsets,
 ``raw`` and metadata as the line step, for a block that has nothing unusual (no hooks,
 transforms, validators or content model, within its limits, metadata that validates);
-anything else is left to the line step.
+anything else is left to the line step. A block whose header is in hand but whose
+closing line is not starts from its syntax's reader too (:mod:`.cut_blocks`).
 """
 
 from __future__ import annotations
@@ -25,17 +26,16 @@ from typing import TYPE_CHECKING, Any
 
 from . import lines
 from .blocks import new_block
+from .cut_blocks import close_at, opened
 from .events import (
     CONTENT_SECTION,
     BlockDelta,
     BlockEnd,
     BlockMetadata,
     BlockStart,
-    Event,
     new_event,
 )
 from .line_syntax import (
-    CONTENT,
     HOLD,
     PENDING,
     REJECT,
@@ -47,7 +47,7 @@ from .line_syntax import (
 )
 from .open_block import OpenBlock
 from .registry import TypeTable
-from .syntax import BODY, InlineSyntax, SyntaxPlan
+from .syntax import InlineSyntax, SyntaxPlan
 from .validation import validate_metadata
 
 Readers = tuple[tuple[str | None, LineSyntax | None, TypeTable, int], ...]
@@ -137,39 +137,6 @@ def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
         return i  # (a line too long to be a marker, or a block over its limit)
     sc.examined += end - i
     return close_at(sc, block, text, i, at, end)
-
-
-def close_at(sc: Scanner, block: OpenBlock, text: str, i: int, at: int, end: int) -> int:
-    """``lines.to_block`` of the content ``text[i:at]`` and ``lines.close_block`` of
-    the closing line ``text[at:end]`` in one step, for the started ``block`` whose
-    content fits its limit; return ``end``."""
-    em = sc.em
-    raw = block.raw
-    if at > i:
-        content = text[i:at]
-        raw.append(content)
-        block.raw_len += at - i
-        em.pos += at - i
-        if block.streamed:
-            if em.deltas:  # (deltas of this block or another held: they may join)
-                em.delta(block, content)
-            else:  # (the block closes next: nothing joins this delta)
-                if em.texts:
-                    em.flush_texts()
-                _delta_out(em.out, block, content)
-    block.body_end = block.raw_len
-    raw.append(text[at:end])
-    block.raw_len += end - at
-    em.pos += end - at
-    sc.block = None
-    sc.parser = None
-    sc.flow = TEXT
-    sc.line = ""
-    em.close(block, BODY)
-    starts = sc.outside_starts
-    if end < len(text) and starts is not None and text[end] not in starts:
-        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
-    return end
 
 
 def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
@@ -292,90 +259,9 @@ def block(sc: Scanner, text: str, i: int, nl: int) -> int:
         if isinstance(found, WholeBlock):
             return _report(sc, syntax.name, found, text, i)
         if isinstance(found, OpenedBlock):
-            return _opened(sc, syntax.name, index, found, text, i)
+            return opened(sc, syntax.name, index, found, text, i)
         return i
     return i
-
-
-def _opened(
-    sc: Scanner, syntax_name: str, index: int, found: OpenedBlock, text: str, i: int
-) -> int:
-    """A block whose header is in hand from ``i`` and whose content runs past
-    ``text``, started as the line step starts it (its opener held, ``Emitter.begin``),
-    with the parser its syntax gave; the line step reads on from the content's first
-    line. Else ``i`` (the line step reads the opener too): when the header may be
-    over a limit or hold a line too long to be a marker, or the line after it is not
-    in hand, complete and no longer than a marker (a fence's first line decides
-    whether it has a frontmatter: the line step starts it only on that line)."""
-    parser, body = found
-    header = parser.header
-    nl = text.find("\n", body)
-    if (
-        header is None
-        or not parser.started
-        or body - i > sc.max_marker + 1
-        or body - i > sc.limits.max_metadata_chars
-        or nl < 0
-        or nl - body > sc.max_marker
-    ):
-        return i
-    em = sc.em
-    block = sc.block = OpenBlock(parser, syntax_name, index, em.pos)
-    sc.parser = parser
-    block.raw.append(text[i:body])  # (OpenBlock.add: the opener, nothing to compact)
-    block.raw_len = body - i
-    em.pos += body - i
-    sc.examined += body - i
-    sc.line = ""
-    em.begin(block, header)
-    return _content(sc, block, parser, text, body)
-
-
-def _content(sc: Scanner, block: OpenBlock, parser: LineParser, text: str, i: int) -> int:
-    """The content of the just opened ``block`` from ``i`` on, whose closing line is
-    not in ``text``: every complete line is content (the parser names its closing
-    line), and the last line too when no marker can begin it (``Scanner._to_closing``
-    without a closing line, and ``lines.to_block``, inline). A last line that may still
-    be a marker, or content over the block's limit, is left to the line step."""
-    starts = parser.marker_starts
-    n = len(text)
-    end = n
-    if text[n - 1] != "\n":
-        last = text.rfind("\n", i) + 1
-        if last and starts is not None and text[last] in starts:
-            end = last
-    if (
-        starts is None
-        or parser.closing_line is None
-        or end - i > sc.limits.max_block_chars - block.raw_len
-    ):
-        return i
-    content = text[i:end]
-    block.raw.append(content)
-    block.raw_len += end - i
-    em = sc.em
-    em.pos += end - i
-    sc.examined += end - i
-    sc.flow = CONTENT
-    if end < n or text[n - 1] == "\n":
-        if block.streamed:  # (what the line step reads next may join this delta)
-            em.delta(block, content)
-        return end
-    sc.line = None  # (mid-line in the content)
-    if block.streamed:  # (Emitter.begin flushed what was held: nothing joins it)
-        _delta_out(em.out, block, content)
-    return end
-
-
-def _delta_out(out: list[Event], block: OpenBlock, content: str) -> None:
-    """``Emitter.delta`` and ``flush_deltas`` of ``content``, inline, where no text or
-    delta is held and nothing can join it."""
-    parser = block.parser
-    source, path = block.partial, parser.path if parser is not None else None
-    at = source.add(content, path) if source is not None else None
-    out.append(
-        new_event(BlockDelta, (block.block_id, block.type_name, CONTENT_SECTION, content, path, at))
-    )
 
 
 def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int) -> int:
