@@ -26,21 +26,23 @@ def opened(sc: Scanner, syntax_name: str, index: int, found: OpenedBlock, text: 
     ``text``, started as the line step starts it (its opener held, ``Emitter.begin``),
     with the parser its syntax gave; the line step reads on from the content's first
     line. Else ``i`` (the line step reads the opener too): when the header may be
-    over a limit or hold a line too long to be a marker, or the line after it is not
-    in hand, complete and no longer than a marker (a fence's first line decides
-    whether it has a frontmatter: the line step starts it only on that line)."""
+    over a limit or hold a line too long to be a marker, or when the parser starts the
+    block on the line after it (``then``: a fence's first line decides whether it has
+    a frontmatter) and that line is not in hand, complete and no longer than a
+    marker."""
     parser, body = found
     header = parser.header
-    nl = text.find("\n", body)
     if (
         header is None
         or not parser.started
         or body - i > sc.max_marker + 1
         or body - i > sc.limits.max_metadata_chars
-        or nl < 0
-        or nl - body > sc.max_marker
     ):
         return i
+    if parser.then is not None:
+        nl = text.find("\n", body)
+        if nl < 0 or nl - body > sc.max_marker:
+            return i
     em = sc.em
     block = sc.block = OpenBlock(parser, syntax_name, index, em.pos)
     sc.parser = parser
@@ -63,11 +65,12 @@ def _content(sc: Scanner, block: OpenBlock, parser: LineParser, text: str, i: in
     n = len(text)
     end = n
     if text[n - 1] != "\n":
-        last = text.rfind("\n", i) + 1
-        if last and starts is not None and text[last] in starts:
+        last = text.rfind("\n", i - 1) + 1  # (text[i - 1] ends the header)
+        if starts is not None and text[last] in starts:
             end = last
     if (
-        starts is None
+        end == i
+        or starts is None
         or parser.closing_line is None
         or end - i > sc.limits.max_block_chars - block.raw_len
     ):
