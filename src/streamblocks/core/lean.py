@@ -221,9 +221,10 @@ def thought_sync(sc: Scanner, region: Region) -> None:
 
 
 def thought_step(sc: Scanner, region: Region, text: str) -> list[Event] | None:
-    """Mode ``THOUGHT``'s chunks that ``Session.feed`` does not take: one that ends in
-    blanks is taken as it takes the others, its blanks held (as :func:`region_step`
-    holds them); any other (a ``<`` in it, the limit or the run near) goes to
+    """Mode ``THOUGHT``'s chunks that ``Session.feed`` does not take inline (it takes
+    one that ends in a few blanks itself, the same way): blanks alone are held (as
+    :func:`region_step` holds them), as is a chunk's run of them up to
+    ``THOUGHT_BLANKS``; any other (a ``<`` in it, the limit or the run near) goes to
     :func:`region_step`, the chunks before it synced."""
     block = region.block
     assert block is not None

@@ -45,6 +45,7 @@ from .lean import (
     REGION,
     SLOW,
     THOUGHT,
+    THOUGHT_BLANKS,
     VISIBLE,
 )
 from .limits import Limits
@@ -157,14 +158,26 @@ class Session:
                 # lean.thought_sync adds the rest later, see lean.settle. No new local
                 # names: each one costs every chunk's frame.)
                 region: Region = scan.region  # type: ignore[assignment]  # (set in this mode)
-                if region.thought not in chunk and not chunk[-1].isspace():
+                if region.thought not in chunk:
                     into = region.block  # type: ignore[assignment]  # (open in this mode)
-                    size = into.raw_len + len(chunk)
-                    if size <= scan.lean_limit:  # (the limit, and the run: see lean._arm)
-                        if region.blanks:  # (held before it, counted when held: first)
+                    if not chunk[-1].isspace():
+                        size = into.raw_len + len(chunk)
+                        if size > scan.lean_limit:  # (the limit, and the run: see lean._arm)
+                            size = 0  # (not taken here)
+                        elif region.blanks:  # (held before it, counted when held: first)
                             scan.examined -= len(region.blanks)
                             chunk, region.blanks = region.blanks + chunk, ""
                             size = into.raw_len + len(chunk)
+                    else:  # (blanks at its end: held, as lean.thought_step holds them)
+                        text = chunk.rstrip()
+                        n = len(text)
+                        size = into.raw_len + len(region.blanks) + n
+                        if n and size <= scan.lean_limit and len(chunk) - n <= THOUGHT_BLANKS:
+                            scan.examined += len(chunk) - n - len(region.blanks)
+                            chunk, region.blanks = region.blanks + text, chunk[n:]
+                        else:
+                            size = 0
+                    if size:
                         into.raw.append(chunk)
                         into.raw_len = size
                         fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)

@@ -72,10 +72,14 @@ class ArgumentStream(Streamed):
     """Follows one body: :meth:`feed` takes its text in order and returns the part of
     the argument object's JSON text it holds."""
 
-    __slots__ = ("_depth", "_done", "_escape", "_head", "_pattern", "_quoted", "_string", "sent")
+    __slots__ = (
+        *("_depth", "_done", "_escape", "_head", "_needs", "_pattern", "_quoted", "_string"),
+        "sent",
+    )
 
-    def __init__(self, pattern: re.Pattern[str] | None) -> None:
+    def __init__(self, pattern: re.Pattern[str] | None, needs: tuple[str, ...] = ()) -> None:
         self._pattern = pattern
+        self._needs = needs  # (literals one of which a head holds when the pattern matches)
         self._head: str | None = "" if pattern is not None else None  # before the object
         self._depth = 0
         self._string = False
@@ -95,10 +99,11 @@ class ArgumentStream(Streamed):
         head = self._head
         if head is not None:
             head += text
-            if "{" not in text and '"' not in text:
+            if "{" not in text and '"' not in text:  # (the pattern ends before one of them)
                 self._head = head
                 return ""
-            found = self._pattern.match(head) if self._pattern is not None else None
+            pattern = self._pattern
+            found = pattern.match(head) if pattern is not None and self._needed(head) else None
             if found is None:
                 if len(head) > _HEAD_LIMIT:
                     self._done = True
@@ -113,6 +118,15 @@ class ArgumentStream(Streamed):
         end = self._scan(text)
         self.sent = self.sent or end > 0
         return text[:end]
+
+    def _needed(self, head: str) -> bool:
+        """Whether the pattern may match ``head``: it holds one of the literals every
+        match holds (no literals: it may)."""
+        needs = self._needs
+        for need in needs:
+            if need in head:
+                return True
+        return not needs
 
     def _decode(self, text: str) -> str:
         """The arguments string's text decoded as far as it is whole."""
