@@ -14,7 +14,7 @@ import streamblocks
 from markup_cases import CASES
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
 from streamblocks.core import lean as lean_steps
-from streamblocks.core.events import BlockDelta, StreamStarted
+from streamblocks.core.events import BlockDelta, BlockStart, StreamStarted
 from streamblocks.core.region import Region
 from streamblocks.core.session import Session
 from streamblocks.markup import FAMILIES, Markup
@@ -376,3 +376,30 @@ def test_keyed_arguments_match_only_heads_with_their_key() -> None:
                 matched += 1
                 assert any(need in head[:end] for need in KEYED_NEEDS)
     assert matched > 10
+
+
+NAMED_HEADS = {
+    "qwen3": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n',
+    "llama": '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}<|eom_id|>',
+}
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+@pytest.mark.parametrize("family", sorted(NAMED_HEADS))
+@pytest.mark.parametrize("shift", range(4))
+def test_the_chunk_that_shows_the_name_takes_no_full_step(
+    family: str, shift: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk of a call's head in which the name shows, and that ends nothing, starts
+    the block in the lean step (``bulk_start``), at every place of the chunk boundaries;
+    the events are the full step's."""
+    text = "Looking."[: 5 + shift] + NAMED_HEADS[family] + "then text"
+    chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+    processor = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup=family)
+    lean = feeds(processor, chunks, lean=True)
+    assert lean == feeds(processor, chunks, lean=False)
+    started = [k for k, events in enumerate(lean) if any(isinstance(e, BlockStart) for e in events)]
+    assert len(started) == 1
+    full, leaned = _full_and_lean(monkeypatch, family, chunks)
+    assert started[0] in leaned
+    assert started[0] not in full

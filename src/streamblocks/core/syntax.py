@@ -295,6 +295,15 @@ class InlineReader(metaclass=ABCMeta):
         ``False`` without consuming anything."""
         return False
 
+    def bulk_start(self, text: str, out: InlineOut) -> bool:
+        """Optional, for speed, as :meth:`bulk_held` for a chunk that :meth:`bulk_held`
+        declines while no block of the region is open: when ``text``, read as
+        :meth:`read` would, starts the region's block and ends nothing (a call's head
+        whose name shows), attribute into ``out`` (the characters consumed before, the
+        oldest first, then ``text``) and return ``True``: the region goes on; ``False``
+        without consuming anything."""
+        return False
+
     def content_stop(self) -> str | None:
         """Optional, for speed: asked after each :meth:`read`. A character such that a
         chunk that does not hold it is what :meth:`bulk` would take whole as content,

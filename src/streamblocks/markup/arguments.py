@@ -102,8 +102,15 @@ class ArgumentStream(Streamed):
             if "{" not in text and '"' not in text:  # (the pattern ends before one of them)
                 self._head = head
                 return ""
+            found = None
             pattern = self._pattern
-            found = pattern.match(head) if pattern is not None and self._needed(head) else None
+            if pattern is not None:  # (tried on a head with one of its needs, if any)
+                for need in self._needs:
+                    if need in head:
+                        found = pattern.match(head)
+                        break
+                else:
+                    found = None if self._needs else pattern.match(head)
             if found is None:
                 if len(head) > _HEAD_LIMIT:
                     self._done = True
@@ -118,15 +125,6 @@ class ArgumentStream(Streamed):
         end = self._scan(text)
         self.sent = self.sent or end > 0
         return text[:end]
-
-    def _needed(self, head: str) -> bool:
-        """Whether the pattern may match ``head``: it holds one of the literals every
-        match holds (no literals: it may)."""
-        needs = self._needs
-        for need in needs:
-            if need in head:
-                return True
-        return not needs
 
     def _decode(self, text: str) -> str:
         """The arguments string's text decoded as far as it is whole."""
