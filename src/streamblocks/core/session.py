@@ -169,12 +169,11 @@ class Session:
                             chunk, region.blanks = region.blanks + chunk, ""
                             size = into.raw_len + len(chunk)
                     else:  # (blanks at its end: held, as lean.thought_step holds them)
-                        text = chunk.rstrip()
-                        n = len(text)
+                        n = len(chunk.rstrip())
                         size = into.raw_len + len(region.blanks) + n
                         if n and size <= scan.lean_limit and len(chunk) - n <= THOUGHT_BLANKS:
                             scan.examined += len(chunk) - n - len(region.blanks)
-                            chunk, region.blanks = region.blanks + text, chunk[n:]
+                            chunk, region.blanks = region.blanks + chunk[:n], chunk[n:]
                         else:
                             size = 0
                     if size:
