@@ -14,10 +14,12 @@ import streamblocks
 from markup_cases import CASES
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
 from streamblocks.core import lean as lean_steps
-from streamblocks.core.events import BlockDelta, StreamStarted
+from streamblocks.core.events import BlockDelta, BlockStart, StreamStarted
 from streamblocks.core.region import Region
 from streamblocks.core.session import Session
 from streamblocks.markup import FAMILIES, Markup
+from streamblocks.markup.formats import GRAMMARS
+from streamblocks.markup.grammar import KEYED_ARGUMENTS, KEYED_NEEDS, CallFormat
 from streamblocks.markup.syntax import MarkupRegion
 from streamblocks.testing.invariants import split_random
 from test_markup_properties import COMMON, FRAGMENTS, registry
@@ -311,3 +313,93 @@ def test_an_opener_in_pieces_takes_the_lean_steps(
     assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
     for seed in range(5):
         same_feeds(processor, text, seed)
+
+
+def _named_formats() -> list[tuple[str, CallFormat]]:
+    """Every call format whose ``name_ends`` spares the lean step the name search."""
+    found = []
+    for family, grammar in GRAMMARS.items():
+        sections = [call for section in grammar.sections for call in section.calls]
+        for call in (*grammar.calls, *sections, *grammar.start, *grammar.chained):
+            if call.name_ends and (family, call) not in found:
+                found.append((family, call))
+    return found
+
+
+@pytest.mark.parametrize(("family", "call"), _named_formats())
+def test_a_name_ends_in_one_of_its_name_ends(family: str, call: CallFormat) -> None:
+    """``name_ends`` is what lets a head chunk skip the name search: a head that has no
+    name shows one only once it gains one of those characters. Checked on every head
+    of the family's replies and on heads of its marker fragments."""
+    assert call.name is not None
+    texts = [source for fam, source, _ in CASES if fam == family]
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(FRAGMENTS.get(family, []) + COMMON + WORDS), max_size=16))
+    def check(pieces: list[str]) -> None:
+        _heads_name_at_an_end(call, "".join(pieces))
+
+    for text in texts:
+        _heads_name_at_an_end(call, text)
+    check()
+
+
+def _heads_name_at_an_end(call: CallFormat, text: str) -> None:
+    assert call.name is not None
+    starts = {0} | {
+        i + len(call.opener) for i in range(len(text)) if text.startswith(call.opener, i)
+    }
+    for start in starts:
+        head = text[start : start + 600]
+        for end in range(1, len(head) + 1):
+            if call.name.search(head[:end]) is not None:
+                if end > 1:
+                    assert call.name.search(head[: end - 1]) is None  # (the first such end)
+                    assert head[end - 1] in call.name_ends, (head[:end], call.name_ends)
+                break
+
+
+def test_keyed_arguments_match_only_heads_with_their_key() -> None:
+    """The argument stream tries ``KEYED_ARGUMENTS`` only on a head that holds one of
+    ``KEYED_NEEDS``: every head it matches does."""
+    heads = [
+        '{"name": "f", "arguments": {',
+        ' {"id": "c\\"1", "name": "f", "parameters": "{',
+        '[{"name": "f", "arguments": {',
+        '{"name": "f", "argument": {',
+    ]
+    heads += [source[source.find("{") :] for _, source, _ in CASES if "{" in source]
+    matched = 0
+    for head in heads:
+        for end in range(len(head) + 1):
+            if KEYED_ARGUMENTS.match(head[:end]) is not None:
+                matched += 1
+                assert any(need in head[:end] for need in KEYED_NEEDS)
+    assert matched > 10
+
+
+NAMED_HEADS = {
+    "qwen3": '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n',
+    "llama": '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris"}}<|eom_id|>',
+}
+
+
+@pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
+@pytest.mark.parametrize("family", sorted(NAMED_HEADS))
+@pytest.mark.parametrize("shift", range(4))
+def test_the_chunk_that_shows_the_name_takes_no_full_step(
+    family: str, shift: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chunk of a call's head in which the name shows, and that ends nothing, starts
+    the block in the lean step (``bulk_start``), at every place of the chunk boundaries;
+    the events are the full step's."""
+    text = "Looking."[: 5 + shift] + NAMED_HEADS[family] + "then text"
+    chunks = [text[i : i + 4] for i in range(0, len(text), 4)]
+    processor = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup=family)
+    lean = feeds(processor, chunks, lean=True)
+    assert lean == feeds(processor, chunks, lean=False)
+    started = [k for k, events in enumerate(lean) if any(isinstance(e, BlockStart) for e in events)]
+    assert len(started) == 1
+    full, leaned = _full_and_lean(monkeypatch, family, chunks)
+    assert started[0] in leaned
+    assert started[0] not in full

@@ -221,9 +221,10 @@ def thought_sync(sc: Scanner, region: Region) -> None:
 
 
 def thought_step(sc: Scanner, region: Region, text: str) -> list[Event] | None:
-    """Mode ``THOUGHT``'s chunks that ``Session.feed`` does not take: one that ends in
-    blanks is taken as it takes the others, its blanks held (as :func:`region_step`
-    holds them); any other (a ``<`` in it, the limit or the run near) goes to
+    """Mode ``THOUGHT``'s chunks that ``Session.feed`` does not take inline (it takes
+    one that ends in a few blanks itself, the same way): blanks alone are held (as
+    :func:`region_step` holds them), as is a chunk's run of them up to
+    ``THOUGHT_BLANKS``; any other (a ``<`` in it, the limit or the run near) goes to
     :func:`region_step`, the chunks before it synced."""
     block = region.block
     assert block is not None
@@ -255,13 +256,15 @@ def region_step(region: Region, text: str) -> list[Event] | None:
     reader declines, or the limit is near, so :meth:`Region.step` reads it instead."""
     block = region.block
     sc = region.sc
-    if block is None:  # (the reader holds the chunk, or the full step reads it)
+    if block is None:  # (the reader holds the chunk or starts the block, or the full step)
         pend = region.pend
-        if region.lead_len + len(pend) + len(text) > sc.room or not region.reader.bulk_held(text):
+        if region.lead_len + len(pend) + len(text) > sc.room:
             return None
-        sc.examined += len(text)
-        region.pend = pend + text
-        return []
+        if region.reader.bulk_held(text):
+            sc.examined += len(text)
+            region.pend = pend + text
+            return []
+        return _region_start(region, text) if region.has_bulk_start else None
     stop = region.stop
     pend = region.pend
     if stop is not None and stop not in text and not pend:
@@ -329,6 +332,24 @@ def region_step(region: Region, text: str) -> list[Event] | None:
     where = source.add(piece, None) if source is not None else None
     fields = (block.block_id, block.type_name, CONTENT_SECTION, piece, None, where)
     return [new_event(BlockDelta, fields)]
+
+
+def _region_start(region: Region, text: str) -> list[Event] | None:
+    """:func:`region_step` for a chunk that starts the region's block and ends nothing (a
+    call's head whose name shows: ``bulk_start``): its events, the scanner settled again
+    as after a full step."""
+    if region.blanks:  # (shown to the reader first)
+        return None
+    em = region.sc.em
+    out = em.out = []
+    if not region.lean_start(text):
+        return None
+    if em.texts:
+        em.flush_texts()
+    if em.deltas:
+        em.flush_deltas()
+    settle(region.sc)
+    return out
 
 
 def _region_raw(region: Region, block: OpenBlock, text: str) -> list[Event] | None:

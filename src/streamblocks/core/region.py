@@ -33,6 +33,7 @@ class Region(InlineOut):
 
     __slots__ = (
         *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
+        "has_bulk_start",
         *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "rank"),
         *("reader", "sc", "stop", "synced", "syntax", "table", "thought"),
     )
@@ -63,6 +64,7 @@ class Region(InlineOut):
         self.has_bulk = type(reader).bulk is not InlineReader.bulk
         self.has_bulk_raw = type(reader).bulk_raw is not InlineReader.bulk_raw
         self.has_bulk_held = type(reader).bulk_held is not InlineReader.bulk_held
+        self.has_bulk_start = type(reader).bulk_start is not InlineReader.bulk_start
         self.stop: str | None = None  # the reader's content_stop
         self.blanks = ""  # blanks after content that the reader was not shown (see lean)
         self.limit = 0  # max_block_chars, read for the lean step
@@ -99,6 +101,19 @@ class Region(InlineOut):
         if end == NOT_MINE:
             return self._not_mine(text, i)
         return self._end(text, end)
+
+    def lean_start(self, text: str) -> bool:
+        """:meth:`step` for a chunk that the reader's ``bulk_start`` takes whole (see
+        :func:`.lean.region_step`): the block starts, the region goes on."""
+        self.buf, self.cur = text, 0
+        if not self.reader.bulk_start(text, self):
+            self.buf = ""
+            return False
+        self.sc.examined += len(text)
+        if self.cur < len(text):
+            self.pend += text[self.cur :]
+        self.buf = ""
+        return True
 
     def lean_ready(self) -> bool:
         """Whether the next chunk may take :meth:`lean` (a bulk step of the reader's)."""

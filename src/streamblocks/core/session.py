@@ -1,16 +1,11 @@
 """The sans-IO session: text (or provider events) in, events out.
 
-A session reads one stream. It is made of parts, each a plain object with one idea:
-
-* :class:`~.scanner.Scanner` decides what each piece of text is (the one place where
-  markers are recognised; see :mod:`.scanner`);
-* :class:`~.emitter.Emitter` turns those decisions into events, and keeps the stream
-  offset and the counters;
-* :class:`~.provider.ProviderEvents` turns provider events into text for the scanner
-  and into native blocks (thinking, tool calls).
-
-This module wires them, runs the delta transforms over each call's events, and guards
-the session's life cycle: ``feed`` after ``close``, a ``feed`` that raised, snapshots.
+A session reads one stream with three parts, each a plain object with one idea: the
+:class:`~.scanner.Scanner` decides what each piece of text is (see :mod:`.scanner`),
+the :class:`~.emitter.Emitter` turns that into events and keeps the offset and the
+counters, :class:`~.provider.ProviderEvents` turns provider events into text and native
+blocks. This module wires them, runs the delta transforms, and guards the session's
+life cycle: ``feed`` after ``close``, a ``feed`` that raised, snapshots.
 """
 
 from __future__ import annotations
@@ -45,6 +40,7 @@ from .lean import (
     REGION,
     SLOW,
     THOUGHT,
+    THOUGHT_BLANKS,
     VISIBLE,
 )
 from .limits import Limits
@@ -110,8 +106,7 @@ class Session:
     # ------------------------------------------------------------------ public API
 
     def feed(self, chunk: Any) -> list[Event]:
-        """Process one chunk of text (or one provider event) and return the events it
-        made decidable."""
+        """Process one chunk of text (or one provider event): the events it made decidable."""
         scan = self._scan
         mode = scan.mode
         if mode and chunk and chunk.__class__ is str:
@@ -151,20 +146,31 @@ class Session:
                     fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, path, at)
                     return [new_event(BlockDelta, fields)]
             elif mode == THOUGHT:
-                # (the bulk of thinking: a chunk without its closer's first character and
-                # with no blank at its end is content, the reader not asked: the common
-                # case of lean.region_step, inline. Only the block's raw is kept here:
-                # lean.thought_sync adds the rest later, see lean.settle. No new local
-                # names: each one costs every chunk's frame.)
+                # (thinking, lean.region_step's common case inline: a chunk without its
+                # closer's first character is content, blanks at its end held; only the
+                # block's raw is kept, lean.thought_sync adds the rest (lean.settle). A
+                # local name costs every chunk's frame ~13 instructions: ``text`` is one.)
                 region: Region = scan.region  # type: ignore[assignment]  # (set in this mode)
-                if region.thought not in chunk and not chunk[-1].isspace():
+                if region.thought not in chunk:
                     into = region.block  # type: ignore[assignment]  # (open in this mode)
-                    size = into.raw_len + len(chunk)
-                    if size <= scan.lean_limit:  # (the limit, and the run: see lean._arm)
-                        if region.blanks:  # (held before it, counted when held: first)
+                    if not chunk[-1].isspace():
+                        size = into.raw_len + len(chunk)
+                        if size > scan.lean_limit:  # (the limit, and the run: see lean._arm)
+                            size = 0  # (not taken here)
+                        elif region.blanks:  # (held before it, counted when held: first)
                             scan.examined -= len(region.blanks)
                             chunk, region.blanks = region.blanks + chunk, ""
                             size = into.raw_len + len(chunk)
+                    else:  # (blanks at its end: held, as lean.thought_step holds them)
+                        text = chunk.rstrip()
+                        n = len(text)
+                        size = into.raw_len + len(region.blanks) + n
+                        if n and size <= scan.lean_limit and len(chunk) - n <= THOUGHT_BLANKS:
+                            scan.examined += len(chunk) - n - len(region.blanks)
+                            chunk, region.blanks = region.blanks + text, chunk[n:]
+                        else:
+                            size = 0
+                    if size:
                         into.raw.append(chunk)
                         into.raw_len = size
                         fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)

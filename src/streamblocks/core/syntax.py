@@ -1,13 +1,10 @@
 """What a syntax tells the scanner: the protocols every block format implements.
 
-The session's scanner (:mod:`streamblocks.core.scanner`) reads the stream once, left
-to right. It knows no format: everything it learns about markers comes from the
-syntaxes through the two protocols defined here and in :mod:`.line_syntax`.
-``streamblocks.syntaxes`` implements them and imports core; core never imports a
-concrete syntax.
+The session's scanner (:mod:`streamblocks.core.scanner`) reads the stream once and
+knows no format: it learns about markers through the protocols defined here and in
+:mod:`.line_syntax` (``streamblocks.syntaxes`` implements them; core never imports it).
 
-* :class:`Syntax` is the base of every format: a ``name`` carried in events and
-  :meth:`Syntax.describe` for the system prompt.
+* :class:`Syntax`, the base of every format: a ``name``, and ``describe`` for prompts.
 * A **line syntax** (:class:`~streamblocks.core.line_syntax.LineSyntax`: the delimiter,
   frontmatter, fence and gadget formats) has markers that fill whole lines. The
   scanner offers it each line start; it classifies lines (see :mod:`.line_syntax`).
@@ -26,13 +23,11 @@ goes out at once; at a chunk's end it holds back only the longest tail that is a
 
 Where an opener is found, the scanner asks the syntax for a fresh **reader**
 (:meth:`InlineSyntax.reader`) and hands it the text *from the opener's first
-character on*: a **region** begins. From then on every character goes to the reader,
-exactly once and in order, by :meth:`InlineReader.read` calls — whatever the chunking,
-the reader sees the same characters in the same order, so it keeps its own small state
-between calls (a JSON string flag, a bracket depth, how much of a closer it has seen)
-and never needs to look back. The reader decides what each character it consumed is,
-by **attributing** counts of characters, in order, through the :class:`InlineOut` it is
-given:
+character on*: a **region** begins. Every character then goes to the reader once and
+in order (:meth:`InlineReader.read`), whatever the chunking, so it keeps a small state
+between calls (a string flag, a bracket depth) and never looks back. It decides what
+each character it consumed is by **attributing** counts of characters, in order,
+through the :class:`InlineOut` it is given:
 
 * ``out.text(n)``: visible text (``TEXT_DELTA``), only while no block is open;
 * ``out.marker(n)``: part of a block's ``raw`` that is not content (tags, markers).
@@ -40,9 +35,8 @@ given:
   :meth:`InlineOut.start` opens: a block's ``raw`` begins at the first of them;
 * ``out.content(n)``: the open block's content (``raw`` too, and streamed as
   ``BLOCK_DELTA`` unless the type has a transform);
-* ``out.hide(n)``: characters in no event at all. Only for markers that a format's
-  specification says are never shown and belong to no block (a chat template's
-  end-of-turn token): they break the conservation invariant, so use it sparingly.
+* ``out.hide(n)``: characters in no event, only for markers that a format says are
+  never shown and belong to no block (an end-of-turn token): they break conservation.
 
 and by opening and closing blocks:
 
@@ -293,6 +287,12 @@ class InlineReader(metaclass=ABCMeta):
         pieces): whether ``text`` was consumed as :meth:`read` would, attributing
         nothing (a call's head before its name shows, the closer's next piece);
         ``False`` without consuming anything."""
+        return False
+
+    def bulk_start(self, text: str, out: InlineOut) -> bool:
+        """Optional, for speed: a chunk :meth:`bulk_held` declines that starts the block
+        and ends nothing (a call's head whose name shows), read as :meth:`read` would
+        into ``out``; ``False`` without consuming anything."""
         return False
 
     def content_stop(self) -> str | None:

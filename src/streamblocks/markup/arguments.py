@@ -72,10 +72,14 @@ class ArgumentStream(Streamed):
     """Follows one body: :meth:`feed` takes its text in order and returns the part of
     the argument object's JSON text it holds."""
 
-    __slots__ = ("_depth", "_done", "_escape", "_head", "_pattern", "_quoted", "_string", "sent")
+    __slots__ = (
+        *("_depth", "_done", "_escape", "_head", "_needs", "_pattern", "_quoted", "_string"),
+        "sent",
+    )
 
-    def __init__(self, pattern: re.Pattern[str] | None) -> None:
+    def __init__(self, pattern: re.Pattern[str] | None, needs: tuple[str, ...] = ()) -> None:
         self._pattern = pattern
+        self._needs = needs  # (literals one of which a head holds when the pattern matches)
         self._head: str | None = "" if pattern is not None else None  # before the object
         self._depth = 0
         self._string = False
@@ -95,10 +99,18 @@ class ArgumentStream(Streamed):
         head = self._head
         if head is not None:
             head += text
-            if "{" not in text and '"' not in text:
+            if "{" not in text and '"' not in text:  # (the pattern ends before one of them)
                 self._head = head
                 return ""
-            found = self._pattern.match(head) if self._pattern is not None else None
+            found = None
+            pattern = self._pattern
+            if pattern is not None:  # (tried on a head with one of its needs, if any)
+                for need in self._needs:
+                    if need in head:
+                        found = pattern.match(head)
+                        break
+                else:
+                    found = None if self._needs else pattern.match(head)
             if found is None:
                 if len(head) > _HEAD_LIMIT:
                     self._done = True

@@ -87,13 +87,22 @@ class CallBody:
 
     def unnamed(self, text: str) -> bool:
         """Whether ``text``, added next, leaves the name unknown and its search going
-        on (:meth:`add` would return ``None``)."""
-        pattern = self.call.name
-        assert pattern is not None
-        head = "".join(self.parts) + text
-        if len(head) >= (WINDOW if self.call.opener else START_WINDOW):
+        on (:meth:`add` would return ``None``). The head so far has none, so a name can
+        only end in ``text``: without a character of the format's ``name_ends`` there is
+        none, and the head is not searched again."""
+        call = self.call
+        if self.size + len(text) >= (WINDOW if call.opener else START_WINDOW):
             return False
-        return pattern.search(head) is None
+        ends = call.name_ends
+        if ends:
+            for end in ends:
+                if end in text:
+                    break
+            else:
+                return True
+        pattern = call.name
+        assert pattern is not None
+        return pattern.search("".join(self.parts) + text) is None
 
     def closed_in_value(self) -> bool:
         """At the end of the stream: the body's last text is its closer, read as part of

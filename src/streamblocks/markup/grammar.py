@@ -60,7 +60,10 @@ class CallFormat:
     writes values as tagged text writes them (in a body that does not start with
     ``{``), to stream the JSON they amount to (see :mod:`streamblocks.markup.tagged`).
     ``item``: reads one item of a body that is a JSON array of calls, so that each call
-    streams on its own (see :mod:`streamblocks.markup.items`).
+    streams on its own (see :mod:`streamblocks.markup.items`). ``name_ends``: the
+    characters one of which ends every match of ``name`` (``""``: not known, or a match
+    that looks ahead): a head without its name that gains none of them still has none,
+    so the lean step does not search it again (:meth:`CallBody.unnamed`).
     """
 
     opener: str
@@ -73,6 +76,7 @@ class CallFormat:
     arguments: re.Pattern[str] | None = None
     tagging: Tagging | None = None
     item: Callable[[Any], Call] | None = None
+    name_ends: str = ""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
@@ -82,7 +86,8 @@ class CallFormat:
         (a body that starts with ``{`` is JSON, never tagged)."""
         if self.tagging is not None and first != "{":
             return TaggedStream(self.tagging, schemas)
-        return ArgumentStream(self.arguments)
+        keyed = self.arguments is KEYED_ARGUMENTS
+        return ArgumentStream(self.arguments, KEYED_NEEDS if keyed else ())
 
     def spec_for(self, first: str) -> EndSpec | None:
         """How the body that starts with ``first`` ends (``None``: no such body)."""
@@ -251,6 +256,9 @@ KEYED = r'\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*"(?:arguments|parame
 """``arguments`` / ``parameters`` in a JSON call (after string members)."""
 KEYED_ARGUMENTS = re.compile(f'\\A\\s*{KEYED}\\s*(?=[{{"])', re.DOTALL)
 """Where the arguments open in a JSON call: an object, or a string that holds one."""
+KEYED_NEEDS = ('"arguments"', '"parameters"')
+"""One of these is in every head that :data:`KEYED_ARGUMENTS` matches: a head without
+them is not tried (the pattern costs microseconds on a head that it does not match)."""
 
 
 def need(condition: bool, message: str) -> None:

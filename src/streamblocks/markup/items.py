@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from .arguments import _OBJECT_STOP, _STRING_STOP, ArgumentStream
-from .grammar import KEYED_ARGUMENTS, Call
+from .grammar import KEYED_ARGUMENTS, KEYED_NEEDS, Call
 
 if TYPE_CHECKING:
     from .body import CallBody
@@ -148,7 +148,7 @@ def _next(r: Reader, body: CallBody, items: Items, name: str) -> None:
     head = "".join(items.text)
     sink.mark(head)
     sink.start("tool_call", {"name": name})
-    body.arguments = stream = ArgumentStream(KEYED_ARGUMENTS)
+    body.arguments = stream = ArgumentStream(KEYED_ARGUMENTS, KEYED_NEEDS)
     stream.named(name)
     arguments = stream.feed(head)
     if arguments:

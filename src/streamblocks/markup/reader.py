@@ -196,6 +196,26 @@ class Reader:
         body.held += body.arguments.feed(text)
         return True
 
+    def head_named(self, text: str) -> list[Piece] | None:
+        """The chunk of a call's body that shows its name, when it ends nothing
+        (:meth:`BodyScanner.whole`), in one step: read as :meth:`feed_full` reads it
+        (its block starts); the pieces. ``None`` without reading anything when the
+        chunk needs :meth:`feed_full` (or a bare call at the reply's start may turn out
+        to be text)."""
+        body = self.body
+        if self.mode != BODY or body is None or self._held or self.sink.started:
+            return None
+        scanner = body.scanner
+        if body.items is not None or scanner is None or body.named or self.sink.ended:
+            return None
+        if not body.call.opener or not scanner.whole(text):
+            return None
+        n = len(text)
+        self.examined += n
+        self.given += n
+        calls.add_text(self, body, text)
+        return self.sink.take()
+
     def finish(self, *, cut: bool = False) -> list[Piece]:
         """The stream ended (``cut``: by ``max_tokens``): decide what is still open."""
         held, self._held = self._held, ""

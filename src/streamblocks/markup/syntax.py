@@ -111,6 +111,13 @@ class MarkupRegion(InlineReader):
     def bulk_held(self, text: str) -> bool:
         return self.reader.head_only(text)
 
+    def bulk_start(self, text: str, out: InlineOut) -> bool:
+        pieces = self.reader.head_named(text)
+        if pieces is None:
+            return False
+        self._apply(pieces, out)
+        return True
+
     def content_stop(self) -> str | None:
         return self.reader.content_stop()
 

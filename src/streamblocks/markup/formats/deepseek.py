@@ -51,6 +51,7 @@ V3_CALL = CallFormat(
         r"\A\s*(?:function\s*<｜tool▁sep｜>(?P<name>[^\n<]+)\n"
         r"|(?P<name2>(?!\s*function\s*<)[^<]+)<｜tool▁sep｜>)"
     ),
+    name_ends="\n>",
     arguments=arguments_after(r"\A[^<]*<｜tool▁sep｜>(?:[^\n{`]*\n\s*```(?:json)?)?"),
 )
 V3_SECTIONS = tuple(
@@ -97,7 +98,9 @@ _DSML_TAGGING = Tagging(
     unescape=True,
 )
 DSML_CALLS = tuple(
-    CallFormat(opener, _DSML_INVOKE, _invoke, name=_INVOKE_NAME, tagging=_DSML_TAGGING)
+    CallFormat(
+        opener, _DSML_INVOKE, _invoke, name=_INVOKE_NAME, name_ends='"', tagging=_DSML_TAGGING
+    )
     for opener in ("<｜DSML｜invoke", "<｜DSML｜ invoke")
 )
 DSML_SECTIONS = tuple(

@@ -168,6 +168,7 @@ TOOL_CALL = CallFormat(
     EndSpec(closers=("<tool_call|>",), regions=((_QUOTE, (_QUOTE,)),)),
     _call,
     name=re.compile(r"\A\s*call:(?P<name>[^{<]+)\{"),
+    name_ends="{",
     tagging=_TAGGING,
 )
 

@@ -45,6 +45,7 @@ TOOL_CALL = CallFormat(
     EndSpec(closers=("</tool_call>",), regions=(("<arg_value>", ("</arg_value>",)),)),
     _call,
     name=re.compile(r"\A\s*(?P<name>[^\s<]+)\s*(?:<|\n)"),
+    name_ends="<\n",
     tagging=Tagging(item=_ITEM, end=closed_by("</arg_value>"), tails=("</tool_call>",)),
 )
 

@@ -122,11 +122,24 @@ _JSON_NAME = re.compile(
 )
 _PYTHONIC_NAME = re.compile(r"\A\s*(?:\[\s*)?(?P<name>[A-Za-z_][\w.]*)\s*\(")
 JSON_CALL = CallFormat(
-    "", {"{": _JSON}, _json_call, name=_JSON_NAME, then=";", arguments=KEYED_ARGUMENTS
+    "",
+    {"{": _JSON},
+    _json_call,
+    name=_JSON_NAME,
+    name_ends='"',
+    then=";",
+    arguments=KEYED_ARGUMENTS,
 )
 START = (
     JSON_CALL,
-    CallFormat("", {"[": _PYTHONIC}, _pythonic, name=_PYTHONIC_NAME, tagging=_PYTHONIC_ARGUMENTS),
+    CallFormat(
+        "",
+        {"[": _PYTHONIC},
+        _pythonic,
+        name=_PYTHONIC_NAME,
+        name_ends="(",
+        tagging=_PYTHONIC_ARGUMENTS,
+    ),
 )
 
 LLAMA = Grammar(
@@ -136,6 +149,7 @@ LLAMA = Grammar(
             _JSON,
             _json_call,
             name=_JSON_NAME,
+            name_ends='"',
             then=";",
             arguments=KEYED_ARGUMENTS,
         ),
@@ -144,6 +158,7 @@ LLAMA = Grammar(
             EndSpec(closers=("<|python_end|>",), strings="\"'"),
             _pythonic,
             name=_PYTHONIC_NAME,
+            name_ends="(",
             tagging=_PYTHONIC_ARGUMENTS,
         ),
     ),

@@ -58,6 +58,7 @@ TOOL_CALLS = CallFormat(
         r'\A\s*(?:\[\s*\{\s*"name"\s*:\s*"(?P<name>[^"\\]+)"'
         r"|(?P<name2>[^\s\[\]{}\"]+)\s*(?:\[CALL_ID\]\s*(?P<id>[^\s\[\]{}]+)\s*)?\[ARGS\])"
     ),
+    name_ends='"]',
     arguments=arguments_after(
         r"\A\s*[^\s\[\]{}]+\s*(?:\[CALL_ID\]\s*[^\s\[\]{}]+\s*)?(?:\[ARGS\])?"
         rf"|\A\s*\[\s*{KEYED}"

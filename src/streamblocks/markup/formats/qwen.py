@@ -155,6 +155,7 @@ TOOL_CALL = CallFormat(
     },
     _tool_call,
     name=_NAME,
+    name_ends='">',
     arguments=KEYED_ARGUMENTS,
     tagging=_TAGGING,
 )
@@ -164,6 +165,7 @@ BARE_FUNCTION = CallFormat(
     EndSpec(closers=(_FUNCTION_END,), regions=_XML_VALUES),
     _bare_function,
     name=re.compile(r"\A(?P<name>[^>\n]+)>"),
+    name_ends=">",
     tail="</tool_call>",
     tagging=_TAGGING,
 )
