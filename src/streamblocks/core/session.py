@@ -119,16 +119,26 @@ class Session:
             # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
                 # (a chunk without a newline has no stop when no inline opener is looked
-                # for, or when it lacks the one character every opener begins with)
-                stop = (
-                    None
-                    if "\n" not in chunk and (scan.nl_only or scan.opener_first not in chunk)
-                    else scan.visible_stop(chunk)
-                )
-                if stop is None or lean.line_ends(scan, stop, chunk):
-                    n = len(chunk)
-                    self._em.pos += n
+                # for, or when it lacks the one or two characters openers begin with)
+                if "\n" not in chunk and (
+                    scan.nl_only
+                    or (
+                        scan.opener_first not in chunk
+                        and (not scan.opener_also or scan.opener_also not in chunk)
+                    )
+                ):
+                    self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
+                stop = scan.visible_stop(chunk)
+                if stop is None or lean.line_ends(scan, stop, chunk):
+                    self._em.pos += len(chunk)
+                    return [new_event(TextDelta, (chunk,))]
+                if chunk[stop.start()] == "\n" and scan.parser is None:  # (a line start)
+                    self._busy = True  # (a syntax's answer may raise: see _feed)
+                    events = lean.held_line(scan, chunk, stop.start() + 1)
+                    self._busy = False
+                    if events is not None:
+                        return events
                 if scan.opener_held:  # (it may end in an opener's beginning)
                     events = lean.opening(scan, chunk, stop)
                     if events is not None:
@@ -139,8 +149,7 @@ class Session:
                 into: OpenBlock = scan.block  # type: ignore[assignment]  # (set in this mode)
                 n = len(chunk)
                 size = into.raw_len + n
-                if size <= scan.lean_limit:
-                    self._em.pos += n
+                if size <= scan.lean_limit:  # (the stream offset follows: see lean.count_lean)
                     raw = into.raw  # (OpenBlock.add, inline)
                     raw.append(chunk)
                     into.raw_len = size
@@ -197,8 +206,7 @@ class Session:
                     elif stop is not None:  # (the next line: its first character decides)
                         scan.line = ""
                         scan.mode = BLOCK_LINE
-                    self._em.pos += n
-                    raw = block.raw  # (OpenBlock.add, inline)
+                    raw = block.raw  # (OpenBlock.add, inline; the offset: lean.count_lean)
                     raw.append(chunk)
                     block.raw_len += n
                     if len(raw) > block.compact_at:
@@ -225,6 +233,12 @@ class Session:
                     n = len(chunk)
                     self._em.pos += n
                     return [new_event(TextDelta, (chunk,))]
+                if scan.parser is None:  # (a marker may begin the line: held while it may)
+                    self._busy = True
+                    events = lean.held_line(scan, chunk, 0)
+                    self._busy = False
+                    if events is not None:
+                        return events
             elif mode == HELD and "\n" not in chunk:
                 self._busy = True  # (a syntax's answer may raise: see _feed)
                 held = lean.hold(scan, chunk)
