@@ -147,8 +147,7 @@ class Session:
                 # (mid-line streamed content, the bulk of a block: the branch below, cut
                 # to what a chunk with no newline needs; no state of the scanner changes)
                 into: OpenBlock = scan.block  # type: ignore[assignment]  # (set in this mode)
-                n = len(chunk)
-                size = into.raw_len + n
+                size = into.raw_len + len(chunk)
                 if size <= scan.lean_limit:  # (the stream offset follows: see lean.count_lean)
                     raw = into.raw  # (OpenBlock.add, inline)
                     raw.append(chunk)
