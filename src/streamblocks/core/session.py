@@ -149,15 +149,25 @@ class Session:
                 into: OpenBlock = scan.block  # type: ignore[assignment]  # (set in this mode)
                 size = into.raw_len + len(chunk)
                 if size <= scan.lean_limit:  # (the stream offset follows: see lean.count_lean)
-                    raw = into.raw  # (OpenBlock.add, inline)
-                    raw.append(chunk)
+                    into.raw.append(chunk)  # (OpenBlock.add, inline)
                     into.raw_len = size
-                    if len(raw) > into.compact_at:
+                    if len(into.raw) > into.compact_at:
                         into.compact()
-                    source, path = into.partial, scan.lean_path
-                    at = source.add(chunk, path) if source is not None else None
-                    fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, path, at)
-                    return [new_event(BlockDelta, fields)]
+                    return [
+                        new_event(
+                            BlockDelta,
+                            (
+                                into.block_id,
+                                into.type_name,
+                                CONTENT_SECTION,
+                                chunk,
+                                scan.lean_path,
+                                None
+                                if into.partial is None
+                                else into.partial.add(chunk, scan.lean_path),
+                            ),
+                        )
+                    ]  # (Emitter.delta, inline; no local names: each one costs every chunk's frame)
             elif mode == THOUGHT:
                 # (the bulk of thinking: a chunk without its closer's first character and
                 # with no blank at its end is content, the reader not asked: the common
@@ -175,8 +185,12 @@ class Session:
                             size = into.raw_len + len(chunk)
                         into.raw.append(chunk)
                         into.raw_len = size
-                        fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)
-                        return [new_event(BlockDelta, fields)]
+                        return [
+                            new_event(
+                                BlockDelta,
+                                (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None),
+                            )
+                        ]
                 events = lean.thought_step(scan, region, chunk)
                 if events is not None:
                     return events
@@ -186,40 +200,48 @@ class Session:
                 if events is not None:
                     return events
             elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
-                block = scan.block
-                assert block is not None
-                n = len(chunk)
+                into = scan.block  # type: ignore[assignment]  # (set in this mode)
+                size = len(chunk)
                 # (its stops are at newlines: a chunk without one has none)
                 stop = scan.content_stop(chunk) if "\n" in chunk else None
                 if (
-                    (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
-                    and block.raw_len + n <= scan.lean_limit
+                    (stop is None or stop.start() == size - 1)  # (or the newline ending it)
+                    and into.raw_len + size <= scan.lean_limit
                     and (mode == CONTENT_MODE or chunk[0] not in scan.starts)  # type: ignore[operator]
                 ):
-                    flow = scan.lean_flow
                     if mode == BLOCK_LINE:  # (a line start: the line is the block's)
-                        scan.flow = flow
+                        scan.flow = scan.lean_flow
                         if stop is None:
                             scan.line = None
                             scan.mode = CONTENT_MODE
                     elif stop is not None:  # (the next line: its first character decides)
                         scan.line = ""
                         scan.mode = BLOCK_LINE
-                    raw = block.raw  # (OpenBlock.add, inline; the offset: lean.count_lean)
-                    raw.append(chunk)
-                    block.raw_len += n
-                    if len(raw) > block.compact_at:
-                        block.compact()
-                    if flow is HOLD:  # (a header line: its parser reads it)
-                        assert block.parser is not None
+                    into.raw.append(chunk)  # (OpenBlock.add, inline; the offset: lean.count_lean)
+                    into.raw_len += size
+                    if len(into.raw) > into.compact_at:
+                        into.compact()
+                    if scan.lean_flow is HOLD:  # (a header line: its parser reads it)
+                        assert into.parser is not None
                         self._busy = True  # (a parser's hook may raise: see _feed)
-                        block.parser.held(chunk)
+                        into.parser.held(chunk)
                         self._busy = False
                         return []
-                    source, path = block.partial, scan.lean_path  # (Emitter.delta, inline)
-                    at = source.add(chunk, path) if source is not None else None
-                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, path, at)
-                    return [new_event(BlockDelta, fields)]
+                    return [
+                        new_event(
+                            BlockDelta,
+                            (
+                                into.block_id,
+                                into.type_name,
+                                CONTENT_SECTION,
+                                chunk,
+                                scan.lean_path,
+                                None
+                                if into.partial is None
+                                else into.partial.add(chunk, scan.lean_path),
+                            ),
+                        )
+                    ]  # (Emitter.delta, inline; no local names: each one costs every chunk's frame)
             elif mode == LINE_START:
                 if chunk[0] not in scan.starts:  # type: ignore[operator]
                     stop = scan.visible_stop(chunk)
@@ -229,8 +251,7 @@ class Session:
                     elif not lean.line_ends(scan, stop, chunk):
                         events = lean.opening(scan, chunk, stop) if scan.opener_held else None
                         return events if events is not None else self._feed(chunk)
-                    n = len(chunk)
-                    self._em.pos += n
+                    self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
                 if scan.parser is None:  # (a marker may begin the line: held while it may)
                     self._busy = True
@@ -240,10 +261,10 @@ class Session:
                         return events
             elif mode == HELD and "\n" not in chunk:
                 self._busy = True  # (a syntax's answer may raise: see _feed)
-                held = lean.hold(scan, chunk)
+                events = [] if lean.hold(scan, chunk) else None
                 self._busy = False
-                if held:
-                    return []
+                if events is not None:
+                    return events
             elif mode == OPENING:  # (an inline opener arriving in pieces)
                 events = lean.opening(scan, chunk, None)
                 if events is not None:
