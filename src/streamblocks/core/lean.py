@@ -115,13 +115,13 @@ def hold(sc: Scanner, chunk: str) -> bool:
 
 def held_line(sc: Scanner, chunk: str, at: int) -> list[Event] | None:
     """A lean visible step outside blocks whose chunk has a line start at ``at`` that
-    a marker may begin (after the newline its search stopped at, or ``0`` in mode
-    ``LINE_START``), taken as the full step takes it: the text before it, and the rest
-    of the chunk (no newline in it) held while it may still be a marker (mode
-    ``HELD``, see :func:`hold`). ``None``, nothing changed, when the full step must
-    decide the line."""
+    a marker may begin (after the last newline, where its search stopped, or ``0`` in
+    mode ``LINE_START`` for a chunk with no newline), taken as the full step takes it:
+    the text before it, and the rest of the chunk held while it may still be a marker
+    (mode ``HELD``, see :func:`hold`). ``None``, nothing changed, when the full step
+    must decide the line."""
     rest = chunk[at:]
-    if not rest or "\n" in rest:
+    if not rest:
         return None
     line = sc.line
     em = sc.em
@@ -151,10 +151,8 @@ def count_lean(sc: Scanner) -> None:
         elif mode in (CONTENT_MODE, BLOCK_LINE):
             # (a line block's lean steps add to the block only, not to the stream
             # offset: ``lean_from`` is where the block's raw text begins)
-            block = sc.block
-            assert block is not None
             em = sc.em
-            pos = sc.lean_from + block.raw_len
+            pos = sc.lean_from + sc.block.raw_len  # type: ignore[union-attr]  # (open in these modes)
             sc.examined += pos - em.pos
             em.pos = pos
         else:

@@ -133,7 +133,7 @@ class Session:
                 if stop is None or lean.line_ends(scan, stop, chunk):
                     self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
-                if chunk[stop.start()] == "\n" and scan.parser is None:  # (a line start)
+                if scan.parser is None and chunk.rfind("\n") == stop.start():  # (a line start)
                     self._busy = True  # (a syntax's answer may raise: see _feed)
                     events = lean.held_line(scan, chunk, stop.start() + 1)
                     self._busy = False
@@ -253,7 +253,7 @@ class Session:
                         return events if events is not None else self._feed(chunk)
                     self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
-                if scan.parser is None:  # (a marker may begin the line: held while it may)
+                if scan.parser is None and "\n" not in chunk:  # (a marker may begin the line)
                     self._busy = True
                     events = lean.held_line(scan, chunk, 0)
                     self._busy = False
