@@ -120,13 +120,9 @@ class Session:
             if mode == VISIBLE:
                 # (a chunk without a newline has no stop when no inline opener is looked
                 # for, or when it lacks the one or two characters openers begin with)
-                if "\n" not in chunk and (
-                    scan.nl_only
-                    or (
-                        scan.opener_first not in chunk
-                        and (not scan.opener_also or scan.opener_also not in chunk)
-                    )
-                ):
+                if "\n" not in chunk and (scan.nl_only or (scan.opener_first not in chunk and (
+                    not scan.opener_also or scan.opener_also not in chunk
+                ))):  # fmt: skip
                     self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
                 stop = scan.visible_stop(chunk)
@@ -153,21 +149,11 @@ class Session:
                     into.raw_len = size
                     if len(into.raw) > into.compact_at:
                         into.compact()
-                    return [
-                        new_event(
-                            BlockDelta,
-                            (
-                                into.block_id,
-                                into.type_name,
-                                CONTENT_SECTION,
-                                chunk,
-                                scan.lean_path,
-                                None
-                                if into.partial is None
-                                else into.partial.add(chunk, scan.lean_path),
-                            ),
-                        )
-                    ]  # (Emitter.delta, inline; no local names: each one costs every chunk's frame)
+                    # (Emitter.delta, inline; no local names: each costs every chunk's frame)
+                    return [new_event(BlockDelta, (
+                        into.block_id, into.type_name, CONTENT_SECTION, chunk, scan.lean_path,
+                        None if into.partial is None else into.partial.add(chunk, scan.lean_path),
+                    ))]  # fmt: skip
             elif mode == THOUGHT:
                 # (the bulk of thinking: a chunk without its closer's first character and
                 # with no blank at its end is content, the reader not asked: the common
@@ -185,12 +171,9 @@ class Session:
                             size = into.raw_len + len(chunk)
                         into.raw.append(chunk)
                         into.raw_len = size
-                        return [
-                            new_event(
-                                BlockDelta,
-                                (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None),
-                            )
-                        ]
+                        return [new_event(BlockDelta, (
+                            into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None
+                        ))]  # fmt: skip
                 events = lean.thought_step(scan, region, chunk)
                 if events is not None:
                     return events
@@ -227,21 +210,10 @@ class Session:
                         into.parser.held(chunk)
                         self._busy = False
                         return []
-                    return [
-                        new_event(
-                            BlockDelta,
-                            (
-                                into.block_id,
-                                into.type_name,
-                                CONTENT_SECTION,
-                                chunk,
-                                scan.lean_path,
-                                None
-                                if into.partial is None
-                                else into.partial.add(chunk, scan.lean_path),
-                            ),
-                        )
-                    ]  # (Emitter.delta, inline; no local names: each one costs every chunk's frame)
+                    return [new_event(BlockDelta, (  # (as above)
+                        into.block_id, into.type_name, CONTENT_SECTION, chunk, scan.lean_path,
+                        None if into.partial is None else into.partial.add(chunk, scan.lean_path),
+                    ))]  # fmt: skip
             elif mode == LINE_START:
                 if chunk[0] not in scan.starts:  # type: ignore[operator]
                     stop = scan.visible_stop(chunk)
