@@ -91,6 +91,9 @@ def settle(sc: Scanner) -> None:
                     limits = sc.limits
                     sc.lean_limit = limits.max_block_chars if started else limits.max_metadata_chars
                     sc.lean_flow, sc.lean_path, sc.starts = flow, parser.path, parser.marker_starts
+                    sc.mode = mode
+                    sc.lean_from = sc.em.pos - block.raw_len  # (see count_lean)
+                    return
     elif sc.lean and sc.tail in sc.opener_held and sc.region is None and sc.parser is None:
         # (visible text held at the chunk's end, mid-line: see opening)
         mode = OPENING if sc.line is None and sc.flow is TEXT else SLOW
@@ -110,18 +113,48 @@ def hold(sc: Scanner, chunk: str) -> bool:
     return True
 
 
+def held_line(sc: Scanner, chunk: str, at: int) -> list[Event] | None:
+    """A lean visible step outside blocks whose chunk has a line start at ``at`` that
+    a marker may begin (after the last newline, where its search stopped, or ``0`` in
+    mode ``LINE_START`` for a chunk with no newline), taken as the full step takes it:
+    the text before it, and the rest of the chunk held while it may still be a marker
+    (mode ``HELD``, see :func:`hold`). ``None``, nothing changed, when the full step
+    must decide the line."""
+    rest = chunk[at:]
+    if not rest:
+        return None
+    line = sc.line
+    em = sc.em
+    em.pos += at
+    sc.line = ""
+    if not hold(sc, rest):
+        sc.line = line
+        em.pos -= at
+        return None
+    sc.mode = HELD
+    return [new_event(TextDelta, (chunk[:at],))] if at else []
+
+
 def count_lean(sc: Scanner) -> None:
     """Count in :attr:`examined` what the lean steps took since :meth:`settle`.
     Outside a region (whose lean steps count their own chunks) a lean step searches
     its chunk once and takes it whole, so it adds to the stream offset only, and this
     brings the count up to date (before a full step, at the end, when the count is
-    read)."""
+    read). In a line block it adds to the block only: the stream offset is brought up
+    to date here too (one addition a chunk less)."""
     mode = sc.mode
     if mode and mode != REGION:
         if mode == THOUGHT:
             region = sc.region
             assert region is not None
             thought_sync(sc, region)
+        elif mode in (CONTENT_MODE, BLOCK_LINE):
+            # (a line block's lean steps add to the block only, not to the stream
+            # offset: ``lean_from`` is where the block's raw text begins)
+            em = sc.em
+            pos = sc.lean_from + sc.block.raw_len  # type: ignore[union-attr]  # (open in these modes)
+            sc.examined += pos - em.pos
+            em.pos = pos
         else:
             pos = sc.em.pos
             sc.examined += pos - sc.lean_from
@@ -139,15 +172,17 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
     return False
 
 
-def opener_stops(openers: tuple[str, ...], search: Search) -> tuple[str, frozenset[str]]:
-    """For the lean visible step: the one character every inline opener begins with
-    (``""``: none, or several; a chunk of visible text with neither it nor a newline
-    holds no stop), and the proper beginnings of openers that the visible ``search``
-    finds nothing in (no other opener, no line start), held whole by :func:`opening`."""
-    firsts = {opener[0] for opener in openers}
-    first = firsts.pop() if len(firsts) == 1 and "\n" not in firsts else ""
+def opener_stops(openers: tuple[str, ...], search: Search) -> tuple[str, str, frozenset[str]]:
+    """For the lean visible step: the characters inline openers begin with, when they
+    are one or two (the second ``""`` when one; both ``""`` when none or more: a chunk
+    of visible text with none of them and no newline holds no stop, and two ``in``
+    tests cost less than the search), and the proper beginnings of openers that the
+    visible ``search`` finds nothing in (no other opener, no line start), held whole
+    by :func:`opening`."""
+    firsts = sorted({opener[0] for opener in openers})
+    first, also = (*firsts, "", "")[:2] if len(firsts) <= 2 and "\n" not in firsts else ("", "")
     prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
-    return first, frozenset(prefix for prefix in prefixes if search(prefix, 0) is None)
+    return first, also, frozenset(prefix for prefix in prefixes if search(prefix, 0) is None)
 
 
 def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] | None:

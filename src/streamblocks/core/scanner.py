@@ -70,6 +70,7 @@ class Scanner:
         "mode",
         "nl_lean",
         "nl_only",
+        "opener_also",
         "opener_first",
         "opener_held",
         "openers",
@@ -133,7 +134,9 @@ class Scanner:
         self.nl_only = not self.all_openers
         """Whether the lean visible step has no inline opener to look for: its search then
         stops only at a newline."""
-        self.opener_first, self.opener_held = opener_stops(self.all_openers, self.outside_search)
+        self.opener_first, self.opener_also, self.opener_held = opener_stops(
+            self.all_openers, self.outside_search
+        )
         """What the lean visible step knows of the openers (:func:`.lean.opener_stops`)."""
         self.nl_lean = self.outside_starts is not None and not any(
             "\n" in opener for opener in self.all_openers

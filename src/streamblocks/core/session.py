@@ -114,16 +114,22 @@ class Session:
             # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
                 # (a chunk without a newline has no stop when no inline opener is looked
-                # for, or when it lacks the one character every opener begins with)
-                stop = (
-                    None
-                    if "\n" not in chunk and (scan.nl_only or scan.opener_first not in chunk)
-                    else scan.visible_stop(chunk)
-                )
-                if stop is None or lean.line_ends(scan, stop, chunk):
-                    n = len(chunk)
-                    self._em.pos += n
+                # for, or when it lacks the one or two characters openers begin with)
+                if "\n" not in chunk and (scan.nl_only or (scan.opener_first not in chunk and (
+                    not scan.opener_also or scan.opener_also not in chunk
+                ))):  # fmt: skip
+                    self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
+                stop = scan.visible_stop(chunk)
+                if stop is None or lean.line_ends(scan, stop, chunk):
+                    self._em.pos += len(chunk)
+                    return [new_event(TextDelta, (chunk,))]
+                if scan.parser is None and chunk.rfind("\n") == stop.start():  # (a line start)
+                    self._busy = True  # (a syntax's answer may raise: see _feed)
+                    events = lean.held_line(scan, chunk, stop.start() + 1)
+                    self._busy = False
+                    if events is not None:
+                        return events
                 if scan.opener_held:  # (it may end in an opener's beginning)
                     events = lean.opening(scan, chunk, stop)
                     if events is not None:
@@ -132,19 +138,17 @@ class Session:
                 # (mid-line streamed content, the bulk of a block: the branch below, cut
                 # to what a chunk with no newline needs; no state of the scanner changes)
                 into: OpenBlock = scan.block  # type: ignore[assignment]  # (set in this mode)
-                n = len(chunk)
-                size = into.raw_len + n
-                if size <= scan.lean_limit:
-                    self._em.pos += n
-                    raw = into.raw  # (OpenBlock.add, inline)
-                    raw.append(chunk)
+                size = into.raw_len + len(chunk)
+                if size <= scan.lean_limit:  # (the stream offset follows: see lean.count_lean)
+                    into.raw.append(chunk)  # (OpenBlock.add, inline)
                     into.raw_len = size
-                    if len(raw) > into.compact_at:
+                    if len(into.raw) > into.compact_at:
                         into.compact()
-                    source, path = into.partial, scan.lean_path
-                    at = source.add(chunk, path) if source is not None else None
-                    fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, path, at)
-                    return [new_event(BlockDelta, fields)]
+                    # (Emitter.delta, inline; no local names: each costs every chunk's frame)
+                    return [new_event(BlockDelta, (
+                        into.block_id, into.type_name, CONTENT_SECTION, chunk, scan.lean_path,
+                        None if into.partial is None else into.partial.add(chunk, scan.lean_path),
+                    ))]  # fmt: skip
             elif mode == THOUGHT:
                 # (thinking, lean.region_step's common case inline: a chunk without its
                 # closer's first character is content, blanks at its end held; only the
@@ -173,8 +177,9 @@ class Session:
                     if size:
                         into.raw.append(chunk)
                         into.raw_len = size
-                        fields = (into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None)
-                        return [new_event(BlockDelta, fields)]
+                        return [new_event(BlockDelta, (
+                            into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None
+                        ))]  # fmt: skip
                 events = lean.thought_step(scan, region, chunk)
                 if events is not None:
                     return events
@@ -184,41 +189,37 @@ class Session:
                 if events is not None:
                     return events
             elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
-                block = scan.block
-                assert block is not None
-                n = len(chunk)
+                into = scan.block  # type: ignore[assignment]  # (set in this mode)
+                size = len(chunk)
                 # (its stops are at newlines: a chunk without one has none)
                 stop = scan.content_stop(chunk) if "\n" in chunk else None
                 if (
-                    (stop is None or stop.start() == n - 1)  # (or the newline ending the chunk)
-                    and block.raw_len + n <= scan.lean_limit
+                    (stop is None or stop.start() == size - 1)  # (or the newline ending it)
+                    and into.raw_len + size <= scan.lean_limit
                     and (mode == CONTENT_MODE or chunk[0] not in scan.starts)  # type: ignore[operator]
                 ):
-                    flow = scan.lean_flow
                     if mode == BLOCK_LINE:  # (a line start: the line is the block's)
-                        scan.flow = flow
+                        scan.flow = scan.lean_flow
                         if stop is None:
                             scan.line = None
                             scan.mode = CONTENT_MODE
                     elif stop is not None:  # (the next line: its first character decides)
                         scan.line = ""
                         scan.mode = BLOCK_LINE
-                    self._em.pos += n
-                    raw = block.raw  # (OpenBlock.add, inline)
-                    raw.append(chunk)
-                    block.raw_len += n
-                    if len(raw) > block.compact_at:
-                        block.compact()
-                    if flow is HOLD:  # (a header line: its parser reads it)
-                        assert block.parser is not None
+                    into.raw.append(chunk)  # (OpenBlock.add, inline; the offset: lean.count_lean)
+                    into.raw_len += size
+                    if len(into.raw) > into.compact_at:
+                        into.compact()
+                    if scan.lean_flow is HOLD:  # (a header line: its parser reads it)
+                        assert into.parser is not None
                         self._busy = True  # (a parser's hook may raise: see _feed)
-                        block.parser.held(chunk)
+                        into.parser.held(chunk)
                         self._busy = False
                         return []
-                    source, path = block.partial, scan.lean_path  # (Emitter.delta, inline)
-                    at = source.add(chunk, path) if source is not None else None
-                    fields = (block.block_id, block.type_name, CONTENT_SECTION, chunk, path, at)
-                    return [new_event(BlockDelta, fields)]
+                    return [new_event(BlockDelta, (  # (as above)
+                        into.block_id, into.type_name, CONTENT_SECTION, chunk, scan.lean_path,
+                        None if into.partial is None else into.partial.add(chunk, scan.lean_path),
+                    ))]  # fmt: skip
             elif mode == LINE_START:
                 if chunk[0] not in scan.starts:  # type: ignore[operator]
                     stop = scan.visible_stop(chunk)
@@ -228,15 +229,20 @@ class Session:
                     elif not lean.line_ends(scan, stop, chunk):
                         events = lean.opening(scan, chunk, stop) if scan.opener_held else None
                         return events if events is not None else self._feed(chunk)
-                    n = len(chunk)
-                    self._em.pos += n
+                    self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
+                if scan.parser is None and "\n" not in chunk:  # (a marker may begin the line)
+                    self._busy = True
+                    events = lean.held_line(scan, chunk, 0)
+                    self._busy = False
+                    if events is not None:
+                        return events
             elif mode == HELD and "\n" not in chunk:
                 self._busy = True  # (a syntax's answer may raise: see _feed)
-                held = lean.hold(scan, chunk)
+                events = [] if lean.hold(scan, chunk) else None
                 self._busy = False
-                if held:
-                    return []
+                if events is not None:
+                    return events
             elif mode == OPENING:  # (an inline opener arriving in pieces)
                 events = lean.opening(scan, chunk, None)
                 if events is not None:
