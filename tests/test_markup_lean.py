@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 import streamblocks
 from markup_cases import CASES
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
-from streamblocks.core import lean as lean_steps
+from streamblocks.core import lean_regions as lean_steps
 from streamblocks.core.events import BlockDelta, BlockStart, StreamStarted
+from streamblocks.core.lean import THOUGHT_RUN
 from streamblocks.core.region import Region
 from streamblocks.core.session import Session
 from streamblocks.markup import FAMILIES, Markup
@@ -139,7 +140,7 @@ def _full_and_lean(
     monkeypatch: pytest.MonkeyPatch, markup: str, chunks: list[str]
 ) -> tuple[set[int], set[int]]:
     """The indexes of the chunks that reach the region's full step, and its lean step
-    (``lean.region_step``; the rest are taken by ``Session.feed`` itself), in a session
+    (``lean_regions.region_step``; the rest are taken by ``Session.feed`` itself), in a session
     fed ``chunks``."""
     full: set[int] = set()
     leaned: set[int] = set()
@@ -175,7 +176,7 @@ def test_thinking_is_taken_by_the_session_itself(monkeypatch: pytest.MonkeyPatch
     inside = set(range(3, len(thinking) // 4))  # (from the second chunk of thinking on)
     assert not full & inside
     assert sum(chunks[k][-1] == " " for k in inside) > 100  # (blanks held by the session)
-    runs = len(thinking) // lean_steps.THOUGHT_RUN
+    runs = len(thinking) // THOUGHT_RUN
     assert 0 < len(leaned & inside) <= runs + 1
 
 
@@ -195,7 +196,7 @@ def test_thinking_taken_by_the_session_keeps_its_books(
     stream offset and the content span to :func:`lean.thought_sync`: the events are the
     full step's, and the count of examined characters after every chunk (read, and the
     session snapshotted and restored) is the count of a session whose thinking takes
-    ``lean.region_step`` instead (``THOUGHT`` off); under a tight limit too."""
+    ``lean_regions.region_step`` instead (``THOUGHT`` off); under a tight limit too."""
     text = f"<think>\n{thought}</think>\n\nthe answer"
     limits = Limits(max_block_chars=limit) if limit else Limits()
     processor = StreamBlockProcessor(

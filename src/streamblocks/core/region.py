@@ -104,7 +104,7 @@ class Region(InlineOut):
 
     def lean_start(self, text: str) -> bool:
         """:meth:`step` for a chunk that the reader's ``bulk_start`` takes whole (see
-        :func:`.lean.region_step`): the block starts, the region goes on."""
+        :func:`.lean_regions.region_step`): the block starts, the region goes on."""
         self.buf, self.cur = text, 0
         if not self.reader.bulk_start(text, self):
             self.buf = ""

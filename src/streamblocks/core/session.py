@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from ..adapters.protocols import InputAdapter
 from ..transforms import DeltaTransform, compose_transforms
-from . import lean
+from . import lean, lean_regions
 from .emitter import Emitter
 from .errors import SessionClosedError
 from .events import (
@@ -64,20 +64,9 @@ class Session:
     """
 
     __slots__ = (
-        "_aborted",
-        "_busy",
-        "_chain",
-        "_closed",
-        "_em",
-        "_identity",
-        "_limits",
-        "_plan",
-        "_provider",
-        "_scan",
-        "_started",
-        "_transforms",
-        "stream_id",
-    )
+        "_aborted", "_busy", "_chain", "_closed", "_em", "_identity", "_limits", "_plan",
+        "_provider", "_scan", "_started", "_transforms", "stream_id",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -150,7 +139,7 @@ class Session:
                         None if into.partial is None else into.partial.add(chunk, scan.lean_path),
                     ))]  # fmt: skip
             elif mode == THOUGHT:
-                # (thinking, lean.region_step's common case inline: a chunk without its
+                # (thinking, lean_regions.region_step's common case inline: a chunk without its
                 # closer's first character is content, blanks at its end held; only the
                 # block's raw is kept, lean.thought_sync adds the rest (lean.settle). A
                 # local name costs every chunk's frame ~13 instructions: ``text`` is one.)
@@ -159,13 +148,13 @@ class Session:
                     into = region.block  # type: ignore[assignment]  # (open in this mode)
                     if not chunk[-1].isspace():
                         size = into.raw_len + len(chunk)
-                        if size > scan.lean_limit:  # (the limit, and the run: see lean._arm)
+                        if size > scan.lean_limit:  # (the limit, and the run: see lean.arm)
                             size = 0  # (not taken here)
                         elif region.blanks:  # (held before it, counted when held: first)
                             scan.examined -= len(region.blanks)
                             chunk, region.blanks = region.blanks + chunk, ""
                             size = into.raw_len + len(chunk)
-                    else:  # (blanks at its end: held, as lean.thought_step holds them)
+                    else:  # (blanks at its end: held, as lean_regions.thought_step holds them)
                         text = chunk.rstrip()
                         n = len(text)
                         size = into.raw_len + len(region.blanks) + n
@@ -180,12 +169,12 @@ class Session:
                         return [new_event(BlockDelta, (
                             into.block_id, into.type_name, CONTENT_SECTION, chunk, None, None
                         ))]  # fmt: skip
-                events = lean.thought_step(scan, region, chunk)
+                events = lean_regions.thought_step(scan, region, chunk)
                 if events is not None:
                     return events
             elif mode == REGION:
                 region = scan.region  # type: ignore[assignment]  # (set in this mode)
-                events = lean.region_step(region, chunk)
+                events = lean_regions.region_step(region, chunk)
                 if events is not None:
                     return events
             elif mode <= BLOCK_LINE:  # a line block's content, or its header lines
