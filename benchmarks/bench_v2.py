@@ -130,6 +130,18 @@ def blocks_read(proc: object, pieces: list[str]) -> int:
     return blocks
 
 
+def warmed_case(top: int, top_help: str) -> tuple[argparse.Namespace, object, list[str]]:
+    """The command line of the one-case profilers (``ops_v2``, ``calls_v2``): the case
+    named, built and read once (first use: compiled searches, caches)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case")
+    parser.add_argument("--top", type=int, default=top, help=top_help)
+    args = parser.parse_args()
+    proc, pieces = _cases()[args.case]()
+    blocks_read(proc, pieces)
+    return args, proc, pieces
+
+
 def _session(proc: object, pieces: list[str]) -> tuple[float, int]:
     gc.collect()
     start = time.perf_counter()

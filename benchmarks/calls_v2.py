@@ -9,7 +9,6 @@ divided by the blocks it finishes and by the chunks it is fed.
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import pstats
 
@@ -17,12 +16,7 @@ import bench_v2
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case")
-    parser.add_argument("--top", type=int, default=0, help="list the most called functions")
-    args = parser.parse_args()
-    proc, pieces = bench_v2._cases()[args.case]()
-    bench_v2._session(proc, pieces)  # (first use: compiled searches, caches)
+    args, proc, pieces = bench_v2.warmed_case(0, "list the most called functions")
     profile = cProfile.Profile()
     profile.enable()
     _, blocks = bench_v2._session(proc, pieces)

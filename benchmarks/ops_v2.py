@@ -10,7 +10,6 @@ share with the number of its calls.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from types import FrameType
@@ -20,12 +19,7 @@ import bench_v2
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("case")
-    parser.add_argument("--top", type=int, default=30, help="list the functions with most")
-    args = parser.parse_args()
-    proc, pieces = bench_v2._cases()[args.case]()
-    bench_v2.blocks_read(proc, pieces)  # (first use: compiled searches, caches)
+    args, proc, pieces = bench_v2.warmed_case(30, "list the functions with most")
     ops: Counter[str] = Counter()
     calls: Counter[str] = Counter()
 
