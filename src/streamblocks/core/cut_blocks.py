@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import lines
 from .events import CONTENT_SECTION, BlockDelta, Event, new_event
-from .line_syntax import CONTENT, TEXT, LineParser, OpenedBlock
+from .line_syntax import CONTENT, LineParser, OpenedBlock
 from .open_block import OpenBlock
-from .syntax import BODY
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -121,15 +121,8 @@ def close_at(sc: Scanner, block: OpenBlock, text: str, i: int, at: int, end: int
                 if em.texts:
                     em.flush_texts()
                 delta_out(em.out, block, content)
-    block.body_end = block.raw_len
-    raw.append(text[at:end])
-    block.raw_len += end - at
-    em.pos += end - at
-    sc.block = None
-    sc.parser = None
-    sc.flow = TEXT
+    lines.close_block(sc, text[at:end])
     sc.line = ""
-    em.close(block, BODY)
     starts = sc.outside_starts
     if end < len(text) and starts is not None and text[end] not in starts:
         sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
