@@ -567,6 +567,14 @@ def test_a_sub_agent_is_nested_under_its_task_call(
     deeper = page.locator(".sb-row[data-depth='2']")
     assert deeper.evaluate_all("rs => rs.map(r => r.dataset.kind)") == ["text", "tool", "result"]
     assert page.locator("sb-tool-result[data-depth='2'].sb-error").count() == 1
+    # each level's rail is one straight line, whatever border a row has
+    rails = page.locator(".sb-row[data-depth]").evaluate_all(
+        """rs => rs.map(r => [r.dataset.depth, Math.round(r.getBoundingClientRect().left
+            + parseFloat(getComputedStyle(r).borderLeftWidth)
+            + parseFloat(getComputedStyle(r, '::before').left))])"""
+    )
+    assert len({x for depth, x in rails if depth == "1"}) == 1, rails
+    assert len({x for depth, x in rails if depth == "2"}) == 1, rails
     outline = _model(page, "run.outline.agents.map(a => a.args[1])")
     assert outline == ["task1", "task2"]
     shot(page, "viewer-subagents.png", tmp_path)
