@@ -12,8 +12,9 @@ opens it in headless Chromium (Playwright, the system's Chromium). Per round, fr
 navigation start: the first row on screen (``sb-first-row``), every event applied
 (``sb-rendered``), and *scrollable to the end*: that, plus pressing End until the run's
 last row is drawn. Then a toolbar toggle (click to two animation frames later) and the
-page's memory after a garbage collection (the JS heap, Chrome's ``Performance.getMetrics``)
-with the number of DOM nodes. The server's own time to send the whole run
+page's memory after a garbage collection (the JS heap, Chrome's ``Performance.getMetrics``,
+and the whole renderer process's proportional set size from ``/proc``) with the number of
+DOM nodes. The server's own time to send the whole run
 (``/events?batch`` read without a browser), wall and CPU, is measured once per input:
 with the page's main-thread time, it splits a round's time between server and page.
 ``--live-seconds`` feeds a live page
@@ -305,6 +306,28 @@ def server_time(path: Path) -> tuple[float, float]:
         process.wait()
 
 
+def _pss_mb(pid: int) -> float:
+    try:
+        rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return float("nan")
+    found = re.search(r"^Pss:\s+(\d+) kB", rollup, re.M)
+    return int(found.group(1)) / 1024 if found else float("nan")
+
+
+def renderer_mb(browser: Any) -> float:
+    """The page's whole memory: the largest renderer process's proportional set size
+    (PSS, Linux's /proc). The JS heap is only a part of it; the DOM, layout, style and
+    the page's code are the rest."""
+    cdp = browser.new_browser_cdp_session()
+    try:
+        infos = cdp.send("SystemInfo.getProcessInfo")["processInfo"]
+    finally:
+        cdp.detach()
+    sizes = [_pss_mb(info["id"]) for info in infos if info["type"] == "renderer"]
+    return max((size for size in sizes if size == size), default=float("nan"))
+
+
 def one_round(browser: Any, path: Path) -> dict[str, float]:
     process, url = _serve(path)
     try:
@@ -338,6 +361,7 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         cdp.send("HeapProfiler.enable")
         cdp.send("HeapProfiler.collectGarbage")
         metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        renderer = renderer_mb(browser)
         rows = page.evaluate(f"{RUN}.list.items.length")
         page.close()
     finally:
@@ -351,6 +375,7 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         "toggle (ms)": toggle,
         "20,000 px scroll (ms)": scroll,
         "JS heap (MB)": metrics["JSHeapUsedSize"] / 1e6,
+        "page process (MB, PSS)": renderer,
         "DOM nodes": metrics["Nodes"],
         "main thread busy (ms)": metrics["TaskDuration"] * 1000,
         "server CPU (ms)": server_cpu * 1000,

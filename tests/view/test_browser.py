@@ -533,6 +533,51 @@ def test_live_badge_shows_only_while_the_input_is_open(pages: Any, browser: Any)
         served.stop()
 
 
+def _anthropic_open_rows() -> list[dict[str, Any]]:
+    """A reply cut off with a block and a tool call open (Anthropic stream events)."""
+    usage = {"input_tokens": 5, "output_tokens": 0}
+    message = {"id": "m1", "type": "message", "role": "assistant", "model": "claude-x",
+               "content": [], "stop_reason": None, "usage": usage}  # fmt: skip
+    text = "Here is a note:\n!!n1:note\nremember the"
+    return [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1,
+         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "Read", "input": {}}},
+        {"type": "content_block_delta", "index": 1,
+         "delta": {"type": "input_json_delta", "partial_json": '{"file_path": "/repo/ca'}},
+    ]  # fmt: skip
+
+
+def test_rows_a_stopped_run_never_ended_say_they_are_not_finished(pages: Any, browser: Any) -> None:
+    from .served import Served
+
+    lines: queue.Queue[Any] = queue.Queue()
+    served = Served(iter(lines.get, None), None, live=True)
+    try:
+        page = pages().page
+        page.goto(served.url)
+        for event in _anthropic_open_rows():
+            lines.put(event)
+        page.locator("sb-block").get_by_text("remember the").wait_for()
+        page.locator("sb-tool-call").wait_for()
+        assert page.locator(".sb-cut").count() == 0  # streaming, not cut
+        served.run.stop()  # what Ctrl-C does
+        _until(page, "document.querySelector('sb-run').dataset.state === 'stopped'")
+        for row in ("sb-block", "sb-tool-call"):
+            assert page.locator(row).get_attribute("data-state") == "cut"
+            assert "Not finished when the run stopped" in page.locator(row).inner_text()
+        assert "remember the" in page.locator("sb-block").inner_text()  # nothing lost
+        # a row drawn again (its element dropped and rebuilt) is still marked
+        assert _model(page, "run.list.items.filter(i => i.ops?.includes('cut')).length") == 2
+        assert "Ctrl-C" in page.locator("sb-footer").inner_text()  # the cause, said once
+    finally:
+        lines.put(None)
+        served.stop()
+
+
 @pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
 def test_a_sub_agent_is_nested_under_its_task_call(
     pages: Any, serve: Any, tmp_path: Path, whole: bool

@@ -382,10 +382,23 @@ class Run extends HTMLElement {
     if (this.finished) return;
     this.finished = true;
     if (this.chunk !== null) this.endChunk({});
+    if (state !== "finished") this.cutOpenRows();
     this.elapsed = this.started === null ? 0 : performance.now() - this.started;
     this.source.close();
     this.state(state);
     this.footer?.finish(this, result, error, reason);
+  }
+
+  // Blocks, tool calls and thoughts the run never ended (Ctrl-C, an input broken off)
+  // say so.
+  cutOpenRows() {
+    for (const rows of [this.blocks, this.tools, this.thoughts]) {
+      for (const item of rows.values()) {
+        if (item.ended()) continue;
+        item.do("cut");
+        if (item.el !== null) this.list.touch(item);
+      }
+    }
   }
 
   closed() {

@@ -73,6 +73,13 @@ export class Item {
     if (this.el !== null) this.el[method]?.(arg);
   }
 
+  // Whether the row was ended (or failed).
+  ended() {
+    const ops = this.ops;
+    if (ops !== null) for (let i = 0; i < ops.length; i += 2) if (ops[i] === "end" || ops[i] === "fail") return true;
+    return false;
+  }
+
   // The first text added, or undefined.
   added() {
     const ops = this.ops;

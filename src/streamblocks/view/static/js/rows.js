@@ -18,6 +18,14 @@ class Row extends HTMLElement {
   }
 
   render() {}
+
+  // The run stopped before this row ended: what it holds stays, marked as unfinished
+  // rather than looking as if it still streamed.
+  cut() {
+    this.render();
+    this.dataset.state = "cut";
+    this.append(h("div", { class: "sb-cut", text: "Not finished when the run stopped" }));
+  }
 }
 
 export class TextRow extends Row {
@@ -67,6 +75,11 @@ export class ThinkingRow extends Row {
     this.dataset.state = "done";
     const words = this.body.textContent.trim().split(/\s+/).filter(Boolean).length;
     this.label.textContent = `Thought · ${words} word${words === 1 ? "" : "s"}`;
+  }
+
+  cut() {
+    this.label.textContent = "Thought · not finished";
+    super.cut();
   }
 }
 
