@@ -533,11 +533,20 @@ def test_live_badge_shows_only_while_the_input_is_open(pages: Any, browser: Any)
         served.stop()
 
 
-def _anthropic_open_rows() -> list[dict[str, Any]]:
-    """A reply cut off with a block and a tool call open (Anthropic stream events)."""
+def _anthropic_open_rows(thought: bool) -> list[dict[str, Any]]:
+    """A reply cut off with a thought, or a block and a tool call, open (Anthropic
+    stream events)."""
     usage = {"input_tokens": 5, "output_tokens": 0}
     message = {"id": "m1", "type": "message", "role": "assistant", "model": "claude-x",
                "content": [], "stop_reason": None, "usage": usage}  # fmt: skip
+    if thought:
+        return [
+            {"type": "message_start", "message": message},
+            {"type": "content_block_start", "index": 0,
+             "content_block": {"type": "thinking", "thinking": ""}},
+            {"type": "content_block_delta", "index": 0,
+             "delta": {"type": "thinking_delta", "thinking": "Let me weigh the"}},
+        ]  # fmt: skip
     text = "Here is a note:\n!!n1:note\nremember the"
     return [
         {"type": "message_start", "message": message},
@@ -551,28 +560,41 @@ def _anthropic_open_rows() -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def test_rows_a_stopped_run_never_ended_say_they_are_not_finished(pages: Any, browser: Any) -> None:
+@pytest.mark.parametrize("thought", [False, True], ids=["block and call", "thought"])
+def test_rows_a_stopped_run_never_ended_say_they_are_not_finished(
+    pages: Any, browser: Any, thought: bool
+) -> None:
     from .served import Served
 
     lines: queue.Queue[Any] = queue.Queue()
     served = Served(iter(lines.get, None), None, live=True)
+    rows = {"sb-thinking": "Let me weigh the"} if thought else {
+        "sb-block": "remember the", "sb-tool-call": "Read"}  # fmt: skip
     try:
         page = pages().page
         page.goto(served.url)
-        for event in _anthropic_open_rows():
+        for event in _anthropic_open_rows(thought):
             lines.put(event)
-        page.locator("sb-block").get_by_text("remember the").wait_for()
-        page.locator("sb-tool-call").wait_for()
+        for row in rows:
+            page.locator(row).wait_for()
         assert page.locator(".sb-cut").count() == 0  # streaming, not cut
         served.run.stop()  # what Ctrl-C does
         _until(page, "document.querySelector('sb-run').dataset.state === 'stopped'")
-        for row in ("sb-block", "sb-tool-call"):
-            assert page.locator(row).get_attribute("data-state") == "cut"
-            assert "Not finished when the run stopped" in page.locator(row).inner_text()
-        assert "remember the" in page.locator("sb-block").inner_text()  # nothing lost
-        # a row drawn again (its element dropped and rebuilt) is still marked
-        assert _model(page, "run.list.items.filter(i => i.ops?.includes('cut')).length") == 2
         assert "Ctrl-C" in page.locator("sb-footer").inner_text()  # the cause, said once
+        for toggle in (None, "Thinking" if thought else "Custom blocks"):
+            if toggle:  # hidden and shown again: the rows are rebuilt from their records
+                button = page.get_by_role("button", name=toggle)
+                button.click()
+                page.locator(next(iter(rows))).wait_for(state="detached")
+                button.click()
+            for row, text in rows.items():
+                page.locator(row).wait_for()
+                assert page.locator(row).get_attribute("data-state") == "cut"
+                shown = page.locator(row).text_content() or ""
+                assert "Not finished when the run stopped" in shown
+                assert text in shown  # nothing lost
+        if thought:
+            assert page.locator("sb-thinking .sb-label").inner_text() == "Thought · not finished"
     finally:
         lines.put(None)
         served.stop()
