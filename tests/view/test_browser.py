@@ -600,6 +600,28 @@ def test_rows_a_stopped_run_never_ended_say_they_are_not_finished(
         served.stop()
 
 
+def test_the_footer_counts_as_a_reader_writes_them(pages: Any, serve: Any) -> None:
+    notes = "".join(f"!!n{n}:note\nx\n!!end\n" for n in range(1200))
+    usage = {"input_tokens": 1, "output_tokens": 0}
+    message = {"id": "m1", "type": "message", "role": "assistant", "model": "claude-x",
+               "content": [], "stop_reason": None, "usage": usage}  # fmt: skip
+    events = [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": notes}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+         "usage": {"output_tokens": 12345}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    page = pages().open(serve(iter(events)).url)
+    _until(page, "document.querySelector('sb-run').dataset.state === 'finished'")
+    facts = page.locator("sb-footer .sb-fact").evaluate_all(
+        "fs => Object.fromEntries(fs.map(f => [f.dataset.name, f.lastChild.textContent]))"
+    )
+    assert (facts["in"], facts["out"], facts["blocks"]) == ("1 token", "12,345 tokens", "1,200")
+
+
 @pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
 def test_a_sub_agent_is_nested_under_its_task_call(
     pages: Any, serve: Any, tmp_path: Path, whole: bool

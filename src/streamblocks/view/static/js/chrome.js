@@ -78,8 +78,10 @@ const STATUS = {
 const COUNT = new Intl.NumberFormat("en-US");
 const COUNT_EVERY_MS = 250;
 
+// "1 token", "12,000 tokens"; null when the source did not say.
 function tokens(value) {
-  return typeof value === "number" ? value.toLocaleString("en-US") : null;
+  if (typeof value !== "number") return null;
+  return `${COUNT.format(value)} token${value === 1 ? "" : "s"}`;
 }
 
 function seconds(ms) {
@@ -138,14 +140,15 @@ class Footer extends HTMLElement {
     if (stop && stop !== "unknown") facts.push(["stop", String(stop)]);
     const input = tokens(usage.input_tokens);
     const output = tokens(usage.output_tokens);
-    if (input) facts.push(["in", `${input} tokens`]);
-    if (output) facts.push(["out", `${output} tokens`]);
-    if (tokens(usage.cache_read_tokens)) facts.push(["cached", `${tokens(usage.cache_read_tokens)} tokens`]);
+    const cached = tokens(usage.cache_read_tokens);
+    if (input) facts.push(["in", input]);
+    if (output) facts.push(["out", output]);
+    if (cached) facts.push(["cached", cached]);
     const cost = typeof usage.cost_usd === "number" ? usage.cost_usd : this.cost;
     if (typeof cost === "number") facts.push(["cost", `$${cost.toFixed(4)}`]);
     const counts = result.counts ?? {};
-    if (typeof counts.blocks === "number") facts.push(["blocks", String(counts.blocks)]);
-    if (counts.errors) facts.push(["rejected", String(counts.errors)]);
+    if (typeof counts.blocks === "number") facts.push(["blocks", COUNT.format(counts.blocks)]);
+    if (counts.errors) facts.push(["rejected", COUNT.format(counts.errors)]);
     if (this.duration !== null) facts.push(["run took", seconds(this.duration)]);
     facts.push(["elapsed", seconds(run.elapsed ?? 0)]);
     this.facts.replaceChildren(...facts.map(([name, value]) =>
