@@ -478,6 +478,21 @@ def test_the_outline_counts_turns_tools_and_errors_and_jumps(
     page.wait_for_timeout(150)
     assert page.locator("sb-tool-call.sb-target .sb-tool-name").inner_text() == "Bash"
     shot(page, "viewer-outline.png", tmp_path, window=(1400, 900))
+    # between the header and the footer, and aligned with the column, at any width
+    edges = """() => {
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        const [panel, header, footer] = [box("sb-outline"), box(".sb-header"), box("sb-footer")];
+        return [panel.top - header.bottom, footer.top - panel.bottom,
+                box(".sb-header-inner").left - box("main").left, header.height];
+    }"""
+    heights = set()
+    for width in (1400, 900, 700):
+        page.set_viewport_size({"width": width, "height": 700})
+        page.wait_for_timeout(100)
+        top, bottom, column, height = page.evaluate(edges)
+        assert (round(top), round(bottom), round(column)) == (0, 0, 0), width
+        heights.add(round(height))
+    assert len(heights) > 1  # the header did wrap: the panel followed it
 
 
 def test_a_live_run_waits_streams_and_finishes_with_its_badge_and_time(

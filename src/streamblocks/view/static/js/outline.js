@@ -159,14 +159,24 @@ class OutlinePanel extends HTMLElement {
     close.addEventListener("click", () => this.toggle(false));
     this.replaceChildren(h("div", { class: "sb-outline-head" }, h("strong", { text: "Outline" }), close), this.body);
     this.lists = new Map(); // section -> open <details>
+    const edges = new ResizeObserver(() => this.fit());
+    for (const edge of [document.querySelector(".sb-header"), document.querySelector("sb-footer")]) {
+      if (edge) edges.observe(edge);
+    }
     this.toggle(window.innerWidth >= 1400);
+  }
+
+  // The panel sits between the header and the footer, whose heights change as they wrap
+  // (a narrow window, the panel itself narrowing the header, the footer's facts at the end).
+  fit() {
+    this.style.top = `${document.querySelector(".sb-header")?.offsetHeight ?? 0}px`;
+    this.style.bottom = `${document.querySelector("sb-footer")?.offsetHeight ?? 0}px`;
   }
 
   toggle(open = !this.classList.contains("sb-open")) {
     this.classList.toggle("sb-open", open);
-    this.style.top = `${document.querySelector(".sb-header")?.offsetHeight ?? 0}px`;
-    this.style.bottom = `${document.querySelector("sb-footer")?.offsetHeight ?? 0}px`;
     document.body.classList.toggle("sb-with-outline", open);
+    this.fit();
     document.querySelector("sb-toolbar .sb-outline-button")?.setAttribute("aria-pressed", String(open));
     if (open) this.render();
   }
