@@ -483,15 +483,18 @@ def test_the_outline_counts_turns_tools_and_errors_and_jumps(
         const box = (s) => document.querySelector(s).getBoundingClientRect();
         const [panel, header, footer] = [box("sb-outline"), box(".sb-header"), box("sb-footer")];
         return [panel.top - header.bottom, footer.top - panel.bottom,
-                box(".sb-header-inner").left - box("main").left, header.height];
+                box(".sb-header-inner").left - box("main").left, header.height,
+                box("main").width];
     }"""
     heights = set()
     for width in (1400, 900, 700):
         page.set_viewport_size({"width": width, "height": 700})
         page.wait_for_timeout(100)
-        top, bottom, column, height = page.evaluate(edges)
+        top, bottom, column, height, main = page.evaluate(edges)
         assert (round(top), round(bottom), round(column)) == (0, 0, 0), width
         heights.add(round(height))
+        # beside the column where there is room; over it (the column whole) where not
+        assert main == (min(920, width - 272) if width >= 900 else width), width
     assert len(heights) > 1  # the header did wrap: the panel followed it
 
 
