@@ -618,6 +618,13 @@ def test_rows_a_stopped_run_never_ended_say_they_are_not_finished(
         served.stop()
 
 
+def test_an_empty_input_says_so(pages: Any, serve: Any) -> None:
+    page = pages().open(serve(iter([])).url)
+    _until(page, "document.querySelector('sb-run').dataset.state === 'finished'")
+    notice = page.locator("sb-notice[data-kind=empty]")
+    assert notice.inner_text().endswith("Nothing to show: the input held no text and no events")
+
+
 def test_the_footer_counts_as_a_reader_writes_them(pages: Any, serve: Any) -> None:
     notes = "".join(f"!!n{n}:note\nx\n!!end\n" for n in range(1200))
     usage = {"input_tokens": 1, "output_tokens": 0}

@@ -383,6 +383,7 @@ class Run extends HTMLElement {
     this.finished = true;
     if (this.chunk !== null) this.endChunk({});
     if (state !== "finished") this.cutOpenRows();
+    else if (this.list.items.length === 0) this.add("sb-notice", ["empty", "Nothing to show: the input held no text and no events"]);
     this.elapsed = this.started === null ? 0 : performance.now() - this.started;
     this.source.close();
     this.state(state);
