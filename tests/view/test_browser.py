@@ -625,6 +625,31 @@ def test_an_empty_input_says_so(pages: Any, serve: Any) -> None:
     assert notice.inner_text().endswith("Nothing to show: the input held no text and no events")
 
 
+def test_a_run_whose_rows_are_all_hidden_says_so(pages: Any, serve: Any) -> None:
+    message = {"id": "m1", "type": "message", "role": "assistant", "model": "claude-x",
+               "content": [], "stop_reason": None, "usage": {"input_tokens": 1}}  # fmt: skip
+    events = [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0,
+         "content_block": {"type": "thinking", "thinking": ""}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "thinking_delta", "thinking": "Only thinking here."}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    page = pages().open(serve(iter(events)).url)
+    _until(page, "document.querySelector('sb-run').dataset.state === 'finished'")
+    hidden = "getComputedStyle(document.querySelector('.sb-list'), '::before').content"
+    assert page.evaluate(hidden) == "none"
+    thinking = page.get_by_role("button", name="Thinking")
+    thinking.click()
+    page.locator("sb-thinking").wait_for(state="detached")
+    assert "hidden by the toolbar's toggles" in page.evaluate(hidden)
+    thinking.click()
+    page.locator("sb-thinking").wait_for()
+    assert page.evaluate(hidden) == "none"
+
+
 def test_the_footer_counts_as_a_reader_writes_them(pages: Any, serve: Any) -> None:
     notes = "".join(f"!!n{n}:note\nx\n!!end\n" for n in range(1200))
     usage = {"input_tokens": 1, "output_tokens": 0}

@@ -320,6 +320,8 @@ export class VirtualList {
     // reading it would lay the page out once more (nothing here moves the list's top).
     const base = this.base();
     if (this.restructure) this.listAll();
+    // every row there is hidden by the toggles: say so, rather than show a blank page
+    this.list.classList.toggle("sb-all-hidden", this.shown.length === 0 && this.top.length > 0);
     this.layout();
     // At the end (following a live run, or after End): stay there while rows are measured.
     const stick = !this.pin && this.sticky;
