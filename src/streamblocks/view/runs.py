@@ -70,6 +70,7 @@ from .. import (
 )
 from ..content import Message, MessageAccumulator
 from ..ext.agui.payloads import jsonable
+from ..redact import Redactor, redact_events
 from .message import finished, message_events
 from .source import BadInput, Document
 from .wire import CHUNKS, WireAdapter, custom_event, encode, opened
@@ -510,14 +511,19 @@ def produce(
     items: Iterator[Any],
     on_error: Callable[[BaseException], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
+    redactor: Redactor | None = None,
 ) -> None:
     """Read the whole input into ``run`` (the reader thread's body). ``on_warning`` gets
-    each warning the page shows (the command prints them on stderr)."""
+    each warning the page shows (the command prints them on stderr); ``redactor``
+    masks secrets in every event (``--redact``) and its counts end the run."""
     converter = _Converter(run, on_warning)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            for event in _events(processor, items, converter):
+            events = _events(processor, items, converter)
+            if redactor is not None:
+                events = redact_events(events, redactor)
+            for event in events:
                 converter.take(event)
                 while caught:
                     converter.warn(_said(caught.pop(0)))
@@ -528,6 +534,8 @@ def produce(
         if on_error is not None:
             on_error(exc)
     finally:
+        if redactor is not None:
+            converter.publish([_viewer_event("redacted", {"counts": redactor.counts})])
         converter.flush()
         run.finish()
 
@@ -539,6 +547,7 @@ def start(
     on_warning: Callable[[str], None] | None = None,
     *,
     without_gc: bool = False,
+    redactor: Redactor | None = None,
 ) -> threading.Thread:
     """Run :func:`produce` in a daemon thread (a blocked stdin read never holds up exit);
     ``without_gc``: read through :func:`without_gc_while` (the viewer's own process)."""
@@ -551,7 +560,7 @@ def start(
     thread = threading.Thread(
         target=target,
         args=(run, processor, items),
-        kwargs={"on_warning": on_warning},
+        kwargs={"on_warning": on_warning, "redactor": redactor},
         name="streamblocks-view",
         daemon=True,
     )

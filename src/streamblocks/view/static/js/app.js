@@ -66,7 +66,6 @@ class Run extends HTMLElement {
     this.parentOf = null; // the tool call id the next row nests under
     this.chunk = null; // the row of the last *_CHUNK event: it ends with the next event
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
-    this.started = null;
     this.count = 0;
     this.current = null; // the state, as dataset.state (not read back from the DOM per event)
     this.finished = false;
@@ -84,14 +83,14 @@ class Run extends HTMLElement {
     };
     document.querySelector("sb-toolbar")?.attach(this);
     this.state("connecting");
+    const embedded = document.getElementById("sb-info");
+    if (embedded !== null) {
+      this.readEmbedded(embedded);
+      return;
+    }
     fetch("/info.json")
       .then((response) => response.json())
-      .then((info) => {
-        this.live = Boolean(info.live);
-        this.list.sticky = this.live;
-        this.heading?.show(info);
-        this.state(this.current);
-      })
+      .then((info) => this.shown(info))
       .catch(() => {});
     this.source = new EventSource("/events?batch");
     this.source.onopen = () => {
@@ -102,6 +101,24 @@ class Run extends HTMLElement {
       if (this.source.readyState === EventSource.CLOSED) this.closed();
       else if (!this.finished) this.state("disconnected");
     };
+  }
+
+  shown(info) {
+    this.info = info;
+    this.live = Boolean(info.live);
+    this.list.sticky = this.live;
+    this.heading?.show(info);
+    this.state(this.current);
+    document.querySelector("sb-toolbar")?.offer(info);
+  }
+
+  // A saved page (`streamblocks view RUN --html`): the run is in the file, as the
+  // server's batches, each read when its turn comes (and its element dropped then).
+  readEmbedded(element) {
+    this.embedded = true;
+    this.shown(JSON.parse(element.textContent));
+    for (const batch of document.querySelectorAll("script.sb-batch")) this.enqueue(batch);
+    if (!this.queue.length) this.closed();
   }
 
   // connecting · waiting · streaming · finished · failed · stopped · disconnected
@@ -127,7 +144,12 @@ class Run extends HTMLElement {
   next() {
     while (this.head === this.events.length) {
       if (!this.queue.length) return undefined;
-      const data = this.queue.shift();
+      let data = this.queue.shift();
+      if (typeof data !== "string") {
+        const element = data;
+        data = element.textContent;
+        element.remove();
+      }
       let events;
       try {
         events = JSON.parse(data);
@@ -156,6 +178,8 @@ class Run extends HTMLElement {
     if (this.queue.length || this.head < this.events.length) {
       this.scheduled = true;
       requestAnimationFrame(() => this.flush());
+    } else if (this.embedded && !this.finished) {
+      this.closed(); // a saved page whose events end without the run's end
     } else if (this.finished && !document.body.dataset.rendered) {
       performance.mark("sb-rendered");
       document.body.dataset.rendered = "true";
@@ -193,7 +217,6 @@ class Run extends HTMLElement {
       return;
     }
     this.count += 1;
-    if (this.started === null) this.started = performance.now();
     if (BEFORE_EVENTS.has(this.current) && !this.finished) this.state("streaming");
     try {
       if (this.chunk !== null) this.endChunk(event);
@@ -364,6 +387,8 @@ class Run extends HTMLElement {
       const reason = String(value.reason ?? "the input ended before the run did");
       this.add("sb-notice", ["warning", `Stopped: ${reason}`]);
       this.finish("stopped", {}, null, reason);
+    } else if (name === "streamblocks.view.redacted") {
+      this.footer?.redacted(value.counts ?? {});
     } else if (name === "streamblocks.view.partial") {
       this.do(this.tools, value.tool_call_id, "partial", value.value);
     } else if (name === "streamblocks.view.tool_error") {
@@ -384,8 +409,7 @@ class Run extends HTMLElement {
     if (this.chunk !== null) this.endChunk({});
     if (state !== "finished") this.cutOpenRows();
     else if (this.list.items.length === 0) this.add("sb-notice", ["empty", "Nothing to show: the input held no text and no events"]);
-    this.elapsed = this.started === null ? 0 : performance.now() - this.started;
-    this.source.close();
+    this.source?.close();
     this.state(state);
     this.footer?.finish(this, result, error, reason);
   }
