@@ -1,4 +1,4 @@
-"""``streamblocks.redact``: secrets masked in strings, values and event streams.
+"""``streamblocks.runs.redact``: secrets masked in strings, values and event streams.
 
 The corpus holds real-looking secrets (made up: none is a live key) in the places runs
 have them. Streams are checked against the whole string over every way hypothesis
@@ -27,7 +27,7 @@ from streamblocks import (
     TextDelta,
 )
 from streamblocks.cli import default_registry
-from streamblocks.redact import TAIL, Redactor, redact_events
+from streamblocks.runs.redact import TAIL, Redactor, redact_events
 
 # (secret as written, the kind, what must remain of it)
 CORPUS: list[tuple[str, str, str]] = [

@@ -133,7 +133,7 @@ def _warn(message: str) -> None:
 
 def _read(args: argparse.Namespace, redact: bool) -> Any:
     """The whole input read at once into a run (for a saved page)."""
-    from ..redact import Redactor
+    from ..runs.redact import Redactor
     from . import runs, source
 
     processor = _processor(args)
@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
     if _missing_extra():
         print(f"streamblocks: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    from ..redact import Redactor
+    from ..runs.redact import Redactor
     from . import runs, source
     from .page import saved
     from .server import ViewError, bind, create_app, host_names, serve, url_of

@@ -70,7 +70,7 @@ from .. import (
 )
 from ..content import Message, MessageAccumulator
 from ..ext.agui.payloads import jsonable
-from ..redact import Redactor, redact_events
+from ..runs.redact import Redactor, redact_events
 from .message import finished, message_events
 from .source import BadInput, Document
 from .wire import CHUNKS, WireAdapter, custom_event, encode, opened

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .core.blocks import Block
-from .core.events import (
+from ..core.blocks import Block
+from ..core.events import (
     BlockDelta,
     BlockEnd,
     BlockError,
