@@ -104,7 +104,9 @@ def test_the_served_page_offers_save_as_html(pages: Any, serve: Any, tmp_path: P
 SECRETS = (
     "Deploying with OPENAI_API_KEY=sk-proj-4f9Qx2LmN8vR1tZ6wY3bC7dE0hJ5kP9sA2uF from\n"
     "/home/ana/src/app; ask ana.lopez@example.com.\n\n"
-    "!!n1:note\ncurl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcDEF'\n!!end\n"
+    "!!n1:note\n"
+    "curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcDEF'\n"
+    "!!end\n"
 )
 
 
