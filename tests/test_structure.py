@@ -92,8 +92,6 @@ KNOWN_CIRCLE_EDGES: frozenset[tuple[str, str]] = frozenset(
 KNOWN_LONG_MODULES: frozenset[str] = frozenset(
     {
         "streamblocks.markup.reader",  # 493 lines; the markup work splits it by topic
-        "streamblocks.loop",  # 471 lines: split next (this work)
-        "streamblocks.view.runs",  # 580 lines: split next (this work)
     }
 )
 KNOWN_LAYER_EDGES: frozenset[tuple[str, str]] = frozenset(
