@@ -24,7 +24,7 @@ from typing import Any
 from ..adapters import EventCategory, IdentityInputAdapter, InputAdapter, detect_input_adapter
 from ..core.errors import AdapterWarning
 from ..sse import looks_like_sse, sse_messages
-from .errors import CLIError
+from .errors import RunError
 from .loading import adapter_name, load_adapter
 from .reading import ByteReader, Decoder, Warn, decoded, lines, warn_on_stderr
 
@@ -152,9 +152,9 @@ def _array_items(texts: Iterator[str], name: str, warn: Warn) -> Iterator[Any]:
     try:
         value = json.loads("".join(texts).lstrip("\ufeff"))
     except ValueError as exc:
-        raise CLIError(f"{name}: invalid JSON ({exc})") from None
+        raise RunError(f"{name}: invalid JSON ({exc})") from None
     if not isinstance(value, list):
-        raise CLIError(f"{name}: expected a JSON array of events, got {type(value).__name__}")
+        raise RunError(f"{name}: expected a JSON array of events, got {type(value).__name__}")
     for index, item in enumerate(value):
         if isinstance(item, dict):
             yield item
@@ -192,7 +192,7 @@ def choose_adapter(first: Any, name: str, forced: str | None, warn: Warn) -> Inp
     unknown = isinstance(detected, IdentityInputAdapter)
     if forced is None:
         if unknown:
-            raise CLIError(
+            raise RunError(
                 f"{name}: unknown event format (first event: {shape(first)}); "
                 "choose an adapter with --adapter NAME (see `streamblocks adapters`)"
             )
@@ -229,7 +229,7 @@ def _open(path: str) -> tuple[Any, str, int | None]:
         handle = open(path, "rb")  # noqa: SIM115 - closed by Source.close
         size: int | None = Path(path).stat().st_size
     except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise RunError(f"cannot read {path}: {exc.strerror or exc}") from exc
     return handle, path, size
 
 
