@@ -23,8 +23,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .runs import VIEW_PREFIX, Run
-from .wire import custom_event, encode
+from .convert import viewer_event
+from .runs import Run
+from .wire import encode
 
 _IMPORT = re.compile(r'^import\s*(?:\{([^}]*)\}\s*from\s*)?"\./([\w.-]+\.js)";[ \t]*$', re.M)
 _EXPORT_DECLARED = re.compile(r"^export\s+(?:const|let|function|class)\s+([A-Za-z_$][\w$]*)", re.M)
@@ -194,6 +195,6 @@ def saved(run: Run, title: str, redacted: bool = False) -> str:
     events = list(run.events)
     if not run.done:
         reason = "the page was saved before the run ended"
-        events.append(encode(custom_event(VIEW_PREFIX + "stopped", {"reason": reason})))
+        events.append(encode(viewer_event("stopped", {"reason": reason})))
     info = {"title": title, "live": False, "saved": True, "redacted": redacted}
     return standalone(static_dir(), events, info)
