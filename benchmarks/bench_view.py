@@ -1,13 +1,15 @@
 """``streamblocks view`` at the size of real runs, measured in the browser.
 
-    python benchmarks/bench_view.py [--mb 10 50] [--kinds claude codex markdown]
+    python benchmarks/bench_view.py [--mb 10 50] [--kinds claude codex markdown sections]
                                     [--rounds 3] [--live-seconds 10] [--chromium PATH]
 
-Builds inputs of about ``--mb`` megabytes of three kinds: a Claude Code transcript
+Builds inputs of about ``--mb`` megabytes of four kinds: a Claude Code transcript
 (``stream-json`` lines: thinking, text with a note block, Read and Bash calls with their
 results), a Codex transcript (``codex exec --json``: reasoning, commands with output,
-replies in markdown, file changes with diffs) and a dense markdown reply (a block and a
-code fence every 250 bytes). Serves each with ``streamblocks view FILE --no-open`` and
+replies in markdown, file changes with diffs), a dense markdown reply (a block and a
+code fence every 250 bytes) and one long markdown reply of ordinary sections (a heading,
+a paragraph, a list, a Python fence and a table, repeated; no block: one text
+message). Serves each with ``streamblocks view FILE --no-open`` and
 opens it in headless Chromium (Playwright, the system's Chromium). Per round, from
 navigation start: the first row on screen (``sb-first-row``), every event applied
 (``sb-rendered``), and *scrollable to the end*: that, plus pressing End until the run's
@@ -236,6 +238,24 @@ def markdown_reply(size: int) -> str:
             f"## Section {n}\n\nThe parser is **fast** and `feed()` is linear; see "
             f"[the docs](https://example.com/{n}).\n\n- one\n- two\n\n"
             f"!!n{n}:note\nremember item {n}\n!!end\n\n```python\n{SNIPPET}```\n\n"
+        )
+        parts.append(part)
+        total += len(part)
+    return "".join(parts)
+
+
+def sections_reply(size: int) -> str:
+    """One long markdown reply of ordinary sections (a heading, a paragraph, a short
+    list, a fenced Python block, a small table), no blocks: one text message."""
+    parts, total, n = [], 0, 0
+    while total < size:
+        n += 1
+        part = (
+            f"## Section {n}\n\nThe parser reads the stream **once**, and `feed()` stays "
+            f"linear in the size of the input; see [the docs](https://example.com/{n}).\n\n"
+            "- read the chunk\n- hand out the events\n- keep the tail\n\n"
+            f"```python\n{SNIPPET}```\n\n"
+            f"| step | cost |\n|---|---|\n| feed | {n} µs |\n| close | 1 µs |\n\n"
         )
         parts.append(part)
         total += len(part)
@@ -509,6 +529,7 @@ KINDS = {
     "claude": ("Claude transcript", "claude.jsonl", claude_transcript),
     "codex": ("Codex transcript", "codex.jsonl", codex_transcript),
     "markdown": ("dense markdown reply", "reply.md", markdown_reply),
+    "sections": ("one long markdown reply", "long.md", sections_reply),
 }
 
 

@@ -159,3 +159,41 @@ def test_a_served_file_saves_a_redacted_copy(pages: Any, tmp_path: Path) -> None
     finally:
         process.terminate()
         process.wait(10)
+
+
+def _long_reply(sections: int) -> str:
+    fence_with_blank_lines = "```python\n" + "x = 1\n\n" * 800 + "```\n\n"  # 5.6 KB, one fence
+    parts = [
+        f"## Section {n}\n\nA paragraph about **step {n}**.\n\n- one\n- two\n\n"
+        f"```python\ndef step(x):\n    return x + {n}\n```\n\n| a | b |\n|---|---|\n| {n} | 2 |\n\n"
+        for n in range(sections)
+    ]
+    parts.insert(sections // 2, fence_with_blank_lines)
+    return "".join(parts) + "The very end of the reply.\n"
+
+
+def test_a_long_reply_is_drawn_in_pieces_of_whole_markdown(
+    pages: Any, serve: Any, tmp_path: Path
+) -> None:
+    text = _long_reply(1500)  # about 190 KB: one text message
+    page = pages().open(serve(fixtures.write(tmp_path, "long.md", text)).url)
+    run = "document.querySelector('sb-run')"
+    pieces = page.evaluate(f"{run}.list.items.length")
+    assert pieces > 20  # about 4 KB each
+    # nothing lost or doubled: the pieces' texts, joined, are the reply
+    joined = page.evaluate(f"{run}.list.items.map(item => item.ops[1]).join('')")
+    assert joined == text
+    assert page.evaluate(f"{run}.list.items.every(item => item.ended())")
+    # each piece is whole markdown: no fence is cut (the one with blank lines inside
+    # included), no piece starts inside a list or a table
+    texts_of = page.evaluate(f"{run}.list.items.map(item => item.ops[1])")
+    assert all(piece.count("```") % 2 == 0 for piece in texts_of)
+    assert not [piece for piece in texts_of[1:] if piece.startswith(("- ", "|", " "))]
+    assert page.evaluate(f"{run}.list.drawn.length") < 10  # only the pieces near the window
+    page.keyboard.press("End")
+    page.get_by_text("The very end of the reply.").wait_for()
+    search = page.locator("sb-search input")
+    search.fill("step 777")
+    search.press("Enter")
+    _until(page, "document.querySelectorAll('.sb-target').length === 1")
+    shot(page, "viewer-long-reply.png", tmp_path, (1000, 700))

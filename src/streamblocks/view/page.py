@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .convert import viewer_event
-from .runs import Run
+from .runs import Run, screenful
 from .wire import encode
 
 _IMPORT = re.compile(r'^import\s*(?:\{([^}]*)\}\s*from\s*)?"\./([\w.-]+\.js)";[ \t]*$', re.M)
@@ -127,13 +127,13 @@ def _safe(json_text: str) -> str:
 
 
 def batches(events: Sequence[str]) -> list[str]:
-    """The run's encoded events as JSON arrays, batched as ``/events?batch``."""
+    """The run's encoded events as JSON arrays, batched as ``/events?batch`` (the
+    first a screenful: at most 200 events, and stopped at 64 KB)."""
     out = []
-    index, size = 0, FIRST_BATCH
+    index, stop = 0, screenful(events, 0, min(len(events), FIRST_BATCH))
     while index < len(events):
-        out.append("[" + ",".join(events[index : index + size]) + "]")
-        index += size
-        size = BATCH
+        out.append("[" + ",".join(events[index:stop]) + "]")
+        index, stop = stop, stop + BATCH
     return out
 
 

@@ -23,7 +23,7 @@ import gc
 import threading
 import uuid
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .. import AdapterWarning, StreamBlockProcessor, StreamStarted
@@ -33,6 +33,20 @@ from .convert import Converter, viewer_event
 from .message import finished, message_events
 from .source import BadInput, Document
 from .wire import encode
+
+FIRST_BYTES = 65_536  # the first message's events stop past this size (a screenful)
+
+
+def screenful(events: Sequence[str], start: int, stop: int) -> int:
+    """Where the first message of ``events[start:stop]`` ends: at ``stop``, or sooner
+    once it holds :data:`FIRST_BYTES` (a long text's first event can be megabytes; the
+    page draws the first screen before it reads them)."""
+    size = 0
+    for index in range(start, stop):
+        size += len(events[index])
+        if size >= FIRST_BYTES:
+            return index + 1
+    return stop
 
 
 class Run:
@@ -119,6 +133,8 @@ class Run:
             available = len(events)
             if index < available:
                 stop = min(available, index + (first if index == start else batch))
+                if index == start:
+                    stop = screenful(events, index, stop)
                 if batched:
                     yield f"id: {stop}\ndata: [{','.join(events[index:stop])}]\n\n"
                 else:

@@ -10,6 +10,7 @@
 
 import { Item, NONE, VirtualList } from "./list.js";
 import { Outline } from "./outline.js";
+import { Pieces } from "./pieces.js";
 import "./chrome.js";
 
 const FRAME_BUDGET_MS = 24; // events applied per animation frame, at most this long
@@ -58,7 +59,8 @@ class Run extends HTMLElement {
     this.head = 0; // the next of its events
     this.scheduled = false;
     // id -> Item, one map per kind of id: the ids from the events are the keys as they came
-    this.texts = new Map(); // AG-UI text message id
+    this.texts = new Map(); // AG-UI text message id (its last row: see addText)
+    this.pieces = new Map(); // text message id -> where its text is cut into rows
     this.thoughts = new Map(); // reasoning message id ("current" without one)
     this.tools = new Map(); // tool call id
     this.blocks = new Map(); // block id
@@ -247,6 +249,7 @@ class Run extends HTMLElement {
     const found = CHUNKS[event.type];
     if (found !== undefined && this[found[0]].get(event[found[1]]) === item) return;
     this.chunk = null;
+    this.pieces.delete(this.chunkKey);
     item.do("end");
     if (item.el !== null) this.list.touch(item);
   }
@@ -254,8 +257,32 @@ class Run extends HTMLElement {
   // A *_CHUNK event: a new row, or more of the chunked message before it (an id used
   // again later is another message, as its *_START would be).
   chunked(event, rows, key, tag, args = NONE) {
-    if (this.chunk === null) this.chunk = this.add(tag, args, rows, key);
-    if (typeof event.delta === "string" && event.delta) this.do(rows, key, "add", event.delta);
+    if (this.chunk === null) {
+      this.chunk = this.add(tag, args, rows, key);
+      this.chunkKey = key;
+    }
+    if (typeof event.delta !== "string" || !event.delta) return;
+    if (rows === this.texts) this.addText(key, event.delta);
+    else this.do(rows, key, "add", event.delta);
+  }
+
+  // A message's text: a long message goes on in a new row at each of its cuts
+  // (pieces.js); the earlier piece is ended, so it is drawn as the complete markdown it is.
+  addText(key, delta) {
+    let pieces = this.pieces.get(key);
+    if (pieces === undefined) this.pieces.set(key, (pieces = new Pieces()));
+    let from = 0;
+    for (const cut of pieces.cuts(delta)) {
+      if (cut > from) this.do(this.texts, key, "add", delta.slice(from, cut));
+      const before = this.do(this.texts, key, "end");
+      const item = new Item("sb-text");
+      this.list.add(item, before?.parent ?? null);
+      this.texts.set(key, item);
+      this.outline.added(item);
+      if (this.chunk === before) this.chunk = item;
+      from = cut;
+    }
+    if (from < delta.length) this.do(this.texts, key, "add", from ? delta.slice(from) : delta);
   }
 
   // The thinking row of a reasoning event (made if it is not there yet).
@@ -317,10 +344,11 @@ class Run extends HTMLElement {
         return;
       case "TEXT_MESSAGE_CONTENT":
         if (!this.texts.has(event.messageId)) this.add("sb-text", NONE, this.texts, event.messageId);
-        this.do(this.texts, event.messageId, "add", event.delta);
+        if (typeof event.delta === "string") this.addText(event.messageId, event.delta);
         return;
       case "TEXT_MESSAGE_END":
         this.do(this.texts, event.messageId, "end");
+        this.pieces.delete(event.messageId);
         return;
       case "TEXT_MESSAGE_CHUNK":
         this.chunked(event, this.texts, event.messageId, "sb-text");
