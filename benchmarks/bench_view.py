@@ -19,7 +19,8 @@ and the whole renderer process's proportional set size from ``/proc``) with the 
 DOM nodes. The server's own time to send the whole run
 (``/events?batch`` read without a browser), wall and CPU, is measured once per input:
 with the page's main-thread time, it splits a round's time between server and page.
-``--live-seconds`` feeds a live page
+``--saved`` also saves each input as one file (``--html``) and opens it from disk, with
+the same marks. ``--live-seconds`` feeds a live page
 1,000 events a second through a pipe (Anthropic stream events, one text delta each) and
 samples how far the drawn text is behind what was written. Prints medians of the rounds
 and the load average.
@@ -304,6 +305,28 @@ SCROLL = f"""async () => {{
 """A toggle and a scroll timed in the page, to the second animation frame after (drawn)."""
 
 
+MARKS = "Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
+
+
+def _to_end(page: Any) -> float:
+    """Milliseconds from pressing End to the run's last row drawn at the window's
+    bottom (NaN, said why, when it is never reached)."""
+    started = time.perf_counter()
+    page.keyboard.press("End")
+    try:
+        _until(
+            page,
+            f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
+            " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
+            timeout=60,
+        )
+    except TimeoutError:  # the last row never drawn: say how tall the list is
+        tall = page.evaluate(f"[{RUN}.list.offsets[{RUN}.list.shown.length], scrollY]")
+        print(f"  End did not reach the last row: list {tall[0]:.0f} px, at {tall[1]:.0f}")
+        return float("nan")
+    return (time.perf_counter() - started) * 1000
+
+
 def _cpu_seconds(pid: int) -> float:
     """A process's CPU time so far (user + system), from ``/proc``."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -358,24 +381,8 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         page.goto(url)
         _until(page, "document.body.dataset.rendered")
         server_cpu = _cpu_seconds(process.pid) - at_start
-        marks = page.evaluate(
-            "Object.fromEntries(performance.getEntriesByType('mark')"
-            ".map(m => [m.name, m.startTime]))"
-        )
-        started = time.perf_counter()
-        page.keyboard.press("End")
-        try:
-            _until(
-                page,
-                f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
-                " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
-                timeout=60,
-            )
-            to_end = (time.perf_counter() - started) * 1000
-        except TimeoutError:  # the last row never drawn: say how tall the list is
-            tall = page.evaluate(f"[{RUN}.list.offsets[{RUN}.list.shown.length], scrollY]")
-            print(f"  End did not reach the last row: list {tall[0]:.0f} px, at {tall[1]:.0f}")
-            to_end = float("nan")
+        marks = page.evaluate(MARKS)
+        to_end = _to_end(page)
         toggle = page.evaluate(TOGGLE)
         scroll = page.evaluate(SCROLL)
         cdp.send("HeapProfiler.enable")
@@ -400,6 +407,32 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         "main thread busy (ms)": metrics["TaskDuration"] * 1000,
         "server CPU (ms)": server_cpu * 1000,
         "rows": rows,
+    }
+
+
+def saved_round(browser: Any, path: Path) -> dict[str, float]:
+    """The same input saved as one file (``view FILE --html OUT``) and opened from disk:
+    the first row, every event applied and the end reached, from navigation start."""
+    out = path.with_suffix(".html")
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "streamblocks", "view", str(path), "--html", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    written = (time.perf_counter() - started) * 1000
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(out.as_uri())
+    _until(page, "document.body.dataset.rendered")
+    marks = page.evaluate(MARKS)
+    to_end = _to_end(page)
+    page.close()
+    return {
+        "file written (ms)": written,
+        "file (MB)": out.stat().st_size / 1e6,
+        "first row (ms)": marks["sb-first-row"],
+        "all events applied (ms)": marks["sb-rendered"],
+        "scrollable to the end (ms)": marks["sb-rendered"] + to_end,
     }
 
 
@@ -558,6 +591,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--live-seconds", type=float, default=10.0)
     parser.add_argument("--no-server-time", action="store_true")
+    parser.add_argument(
+        "--saved", action="store_true", help="also open each input saved with --html, from disk"
+    )
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--reader", action="store_true", help="the server's reader alone")
     parser.add_argument("--part", choices=["library", "viewer"], nargs="+")
@@ -582,6 +618,9 @@ def main() -> None:
                 _print_reader(title, size, found, args.rounds)
             rounds = [one_round(browser, path) for _ in range(args.rounds)]
             _print(f"{title} {size:.1f} MB", rounds)
+            if args.saved:
+                rounds = [saved_round(browser, path) for _ in range(args.rounds)]
+                _print(f"{title} {size:.1f} MB saved as one file, from disk", rounds)
         if args.live_seconds:
             rounds = [live_round(browser, args.live_seconds) for _ in range(args.rounds)]
             _print(f"live, 1,000 events/s for {args.live_seconds:g} s", rounds)
