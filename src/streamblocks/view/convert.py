@@ -241,6 +241,8 @@ class Converter:
         out = self.to_agui(event)
         call = self.calls[event.block_id]
         call[1] += len(event.text)
+        if event.partial_at is None:  # no value to show (``--redact`` drops them)
+            return out
         if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
             call[2] = call[1]
             value = {"tool_call_id": call[0], "value": jsonable(event.partial)}
