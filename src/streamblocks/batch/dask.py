@@ -16,11 +16,16 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import dask.dataframe as dd
-import distributed
-import fsspec
-import pandas as pd
-import pyarrow as pa
+from ..extras import missing_extra
+
+try:
+    import dask.dataframe as dd
+    import distributed
+    import fsspec
+    import pandas as pd
+    import pyarrow as pa
+except ImportError as exc:
+    raise missing_extra("streamblocks.batch.dask", "dask", exc) from exc
 
 from ..runs.records import ReadOptions
 from .arrow import Runs, runs_of, schema, table

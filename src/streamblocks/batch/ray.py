@@ -14,9 +14,17 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-import ray
-import ray.data
+from ..extras import missing_extra
+
+try:  # ray first: without the extra, it is the one to name
+    import ray
+    import ray.data
+except ImportError as exc:
+    raise missing_extra("streamblocks.batch.ray", "ray", exc) from exc
+try:
+    import pyarrow as pa
+except ImportError as exc:
+    raise missing_extra("streamblocks.batch.ray", "ray", exc) from exc
 
 from ..runs.records import ReadOptions
 from .arrow import Runs, runs_of
