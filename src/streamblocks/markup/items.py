@@ -19,6 +19,7 @@ from mypy_extensions import mypyc_attr
 from ..core.json_values import loads
 from .arguments import _OBJECT_STOP, _STRING_STOP, ArgumentStream
 from .grammar import KEYED_ARGUMENTS, KEYED_NEEDS, Call
+from .head import add_text
 
 if TYPE_CHECKING:
     from .body import CallBody
@@ -84,8 +85,6 @@ class Items:
 
 def add_items(r: Reader, body: CallBody, items: Items, text: str) -> None:
     """Read ``text`` of an array body item by item."""
-    from .calls import add_text
-
     for kind, piece in items.split(text):
         if items.broken:
             add_text(r, body, piece)
