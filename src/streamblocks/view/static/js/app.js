@@ -174,7 +174,10 @@ class Run extends HTMLElement {
     for (let event = this.next(); event !== undefined; event = this.next()) {
       this.handle(event);
       applied += 1;
-      if ((applied & 255) === 0 && performance.now() > deadline) break;
+      // (the clock read every 256 events, and after a long text: a long reply comes
+      // as a few events of megabytes, and its first screen is drawn before the rest)
+      const long = typeof event.delta === "string" && event.delta.length > 65536;
+      if (((applied & 255) === 0 || long) && performance.now() > deadline) break;
     }
     // Every event received is applied: a result still held is drawn (a live run may
     // wait a while before its next event).
