@@ -235,18 +235,24 @@ def registry() -> BlockRegistry:
     return reg
 
 
-def sources(blocks: int) -> dict[str, tuple[StreamBlockProcessor, list[Any]]]:
-    """Each source's processor and items (``str/None``: ``input_adapter=None``)."""
+SOURCES = [REFERENCE, "str-auto", *(f"{p}-{kind}" for p in PROVIDERS for kind in ("sdk", "dict"))]
+
+
+def sources(blocks: int, names: Iterable[str]) -> dict[str, tuple[StreamBlockProcessor, list[Any]]]:
+    """The sources named: each one's processor and items (``str-none``:
+    ``input_adapter=None``; the others the default processor)."""
     pieces = chunked(delimiter_document(blocks), 4)
     default = StreamBlockProcessor(registry())
-    out: dict[str, tuple[StreamBlockProcessor, list[Any]]] = {
-        REFERENCE: (StreamBlockProcessor(registry(), input_adapter=None), pieces),
-        "str-auto": (default, pieces),
-    }
-    for name, make in PROVIDERS.items():
-        wire = make(pieces)
-        out[f"{name}-sdk"] = (default, sdk_objects(name, wire))
-        out[f"{name}-dict"] = (default, wire)
+    out: dict[str, tuple[StreamBlockProcessor, list[Any]]] = {}
+    for name in names:
+        if name == REFERENCE:
+            out[name] = (StreamBlockProcessor(registry(), input_adapter=None), pieces)
+        elif name == "str-auto":
+            out[name] = (default, pieces)
+        else:
+            provider, kind = name.rsplit("-", 1)
+            wire = PROVIDERS[provider](pieces)
+            out[name] = (default, sdk_objects(provider, wire) if kind == "sdk" else wire)
     return out
 
 
@@ -309,6 +315,7 @@ def main() -> None:
     parser.add_argument("--case", help="one case, SOURCE/DRIVER (with --once or --setup)")
     parser.add_argument("--once", action="store_true", help="feed the case once, untimed")
     parser.add_argument("--setup", action="store_true", help="build the case, no feed")
+    parser.add_argument("--count", action="store_true", help="print the case's item count")
     args = parser.parse_args()
     all_sources = sources(args.blocks)
     if args.case:
@@ -330,8 +337,9 @@ def main() -> None:
             results[case].append(timed(lambda: _run(all_sources, case), args.blocks, case))  # noqa: B023
     build = "compiled" if getattr(streamblocks, "compiled", False) else "pure"
     print(
-        f"{build} build, Python {sys.version.split()[0]}, {args.blocks} blocks at 4-character "
-        f"chunks ({counts[REFERENCE]} chunks), medians of {args.rounds} rounds, CPU time\n"
+        f"{build} build ({os.path.dirname(streamblocks.__file__)}), Python "
+        f"{sys.version.split()[0]}, {args.blocks} blocks at 4-character chunks "
+        f"({counts[REFERENCE]} chunks), medians of {args.rounds} rounds, CPU time\n"
     )
     table(results, counts)
 
