@@ -317,16 +317,18 @@ def main() -> None:
     parser.add_argument("--setup", action="store_true", help="build the case, no feed")
     parser.add_argument("--count", action="store_true", help="print the case's item count")
     args = parser.parse_args()
-    all_sources = sources(args.blocks)
     if args.case:
+        source = args.case.split("/")[0]
+        case_sources = sources(args.blocks, [source])
+        if args.count:
+            print(len(case_sources[source][1]))
         if args.once:
-            _run(all_sources, args.case)
+            _run(case_sources, args.case)
         gc.collect()
         return
-    names = [
-        REFERENCE,
-        *[s for s in all_sources if s != REFERENCE and (not args.only or s in args.only)],
-    ]
+    chosen = [s for s in SOURCES if s != REFERENCE and (not args.only or s in args.only)]
+    names = [REFERENCE, *chosen]
+    all_sources = sources(args.blocks, names)
     counts = {s: len(all_sources[s][1]) for s in names}
     cases = case_names(names)
     for case in cases:  # warm up: compiled searches, detection tables, imports
