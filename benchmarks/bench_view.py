@@ -48,7 +48,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -231,36 +231,40 @@ def codex_transcript(size: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def markdown_reply(size: int) -> str:
+def _sections(size: int, section: Callable[[int], str]) -> str:
+    """``section(1)``, ``section(2)``… joined, until they hold ``size`` characters."""
     parts, total, n = [], 0, 0
     while total < size:
         n += 1
-        part = (
+        parts.append(section(n))
+        total += len(parts[-1])
+    return "".join(parts)
+
+
+def markdown_reply(size: int) -> str:
+    return _sections(
+        size,
+        lambda n: (
             f"## Section {n}\n\nThe parser is **fast** and `feed()` is linear; see "
             f"[the docs](https://example.com/{n}).\n\n- one\n- two\n\n"
             f"!!n{n}:note\nremember item {n}\n!!end\n\n```python\n{SNIPPET}```\n\n"
-        )
-        parts.append(part)
-        total += len(part)
-    return "".join(parts)
+        ),
+    )
 
 
 def sections_reply(size: int) -> str:
     """One long markdown reply of ordinary sections (a heading, a paragraph, a short
     list, a fenced Python block, a small table), no blocks: one text message."""
-    parts, total, n = [], 0, 0
-    while total < size:
-        n += 1
-        part = (
+    return _sections(
+        size,
+        lambda n: (
             f"## Section {n}\n\nThe parser reads the stream **once**, and `feed()` stays "
             f"linear in the size of the input; see [the docs](https://example.com/{n}).\n\n"
             "- read the chunk\n- hand out the events\n- keep the tail\n\n"
             f"```python\n{SNIPPET}```\n\n"
             f"| step | cost |\n|---|---|\n| feed | {n} µs |\n| close | 1 µs |\n\n"
-        )
-        parts.append(part)
-        total += len(part)
-    return "".join(parts)
+        ),
+    )
 
 
 def _serve(path: Path | None) -> tuple[subprocess.Popen[str], str]:
