@@ -15,7 +15,8 @@ import webbrowser
 from pathlib import Path
 from typing import IO, Any
 
-from ..cli.options import add_markup_option, integer, number
+from ..cli.options import add_markup_option, encoding, integer, number
+from ..runs.reading import wide_encoding
 
 EXTRA_MODULES = ("starlette", "uvicorn", "ag_ui")
 INSTALL_HINT = (
@@ -59,6 +60,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="the block types: path/to/file.py:NAME or package.module:NAME",
     )
     add_markup_option(view)
+    view.add_argument(
+        "--encoding",
+        type=encoding,
+        default="utf-8",
+        metavar="NAME",
+        help="the input's encoding (default utf-8; a UTF-16 or UTF-32 byte-order mark is "
+        "followed by itself)",
+    )
     view.add_argument(
         "--replay-speed",
         type=number(0.001, 1000),
@@ -109,9 +118,12 @@ def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
     if path.is_file():
         head = handle.read(8192)
         handle.seek(0)
-        if b"\x00" in head:
+        if b"\x00" in head and wide_encoding(head, args.encoding) is None:
             handle.close()
-            raise ViewError(f"{args.file} looks like a binary file (it contains NUL bytes)")
+            raise ViewError(
+                f"{args.file} looks like a binary file (it contains NUL bytes); for UTF-16 "
+                "without a byte-order mark, pass --encoding utf-16-le (or utf-16-be)"
+            )
     return handle, path.name, not path.is_file()  # a named pipe is live too
 
 
@@ -143,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"streamblocks: {exc}", file=sys.stderr)
         return 2
     speed = None if live else args.replay_speed
-    items = source.read(handle, text=args.adapter == "text", speed=speed)
+    items = source.read(handle, text=args.adapter == "text", speed=speed, encoding=args.encoding)
     the_run = runs.Run()
     app = create_app(
         the_run,
