@@ -71,7 +71,7 @@ def test_utf16_cut_anywhere_arrives_whole() -> None:
 
 
 def test_view_reads_utf16() -> None:
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     read = source.read(io.BytesIO(TEXT.encode("utf-16")))
     assert [item["type"] for item in read] == [line["type"] for line in LINES]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
 from .errors import RunError
@@ -26,6 +26,19 @@ DECODE_WARNINGS = 5
 """Undecodable spots named one by one; after that, a count at the end."""
 
 Warn = Callable[[str], None]
+
+
+class BinaryInput(RunError, ValueError):
+    """The input is not text (it has NUL bytes)."""
+
+
+def refuse_binary(head: bytes, name: str) -> None:
+    """Raise :class:`BinaryInput` when the first bytes of ``name`` hold a NUL byte."""
+    if b"\x00" in head[:SNIFF_LIMIT]:
+        raise BinaryInput(
+            f"{name} looks like a binary file (it contains NUL bytes); for UTF-16 "
+            "without a byte-order mark, pass --encoding utf-16-le (or utf-16-be)"
+        )
 
 
 def warn_on_stderr(message: str) -> None:
@@ -101,11 +114,7 @@ class ByteReader:
             self.encoding = "utf-8"  # (what utf8_chunks hands out)
         self._chunks = utf8_chunks(itertools.chain((first,), raw), encoding)
         self.head = self._sniff_head()
-        if b"\x00" in self.head:
-            raise RunError(
-                f"{name} looks like a binary file (it contains NUL bytes); for UTF-16 "
-                "without a byte-order mark, pass --encoding utf-16-le (or utf-16-be)"
-            )
+        refuse_binary(self.head, name)
 
     def _raw(self) -> Iterator[bytes]:
         while True:
@@ -191,9 +200,9 @@ class Decoder:
             )
 
 
-def decoded(reader: ByteReader, decoder: Decoder) -> Iterator[str]:
-    """The input's text, piece by piece as it arrives."""
-    for data in reader.chunks():
+def decoded(chunks: Iterable[bytes], decoder: Decoder) -> Iterator[str]:
+    """The input's text, piece by piece as its bytes arrive."""
+    for data in chunks:
         text = decoder.decode(data)
         if text:
             yield text
@@ -228,4 +237,13 @@ def lines(texts: Iterator[str], limit: int | None = None) -> Iterator[str | None
         yield None if held < 0 else "".join(parts)
 
 
-__all__ = ["ByteReader", "Decoder", "Warn", "decoded", "lines", "warn_on_stderr"]
+__all__ = [
+    "BinaryInput",
+    "ByteReader",
+    "Decoder",
+    "Warn",
+    "decoded",
+    "lines",
+    "refuse_binary",
+    "warn_on_stderr",
+]
