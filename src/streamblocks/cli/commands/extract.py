@@ -149,7 +149,13 @@ def run(args: argparse.Namespace) -> int:
             args.render = "json"
         # Open blocks are drawn live (rich, on a terminal) for a replay or a pipe.
         renderer = renderer_for(args, out, live=bool(args.delay) or paths == ["-"])
+        if args.partial and not isinstance(renderer, JSONRenderer):
+            warn_on_stderr("--partial changes only JSON output (--json or --out); ignored")
         return _extract(args, paths, renderer)
+    except KeyboardInterrupt:
+        if args.out:  # what was written is valid JSON Lines, but not the whole run
+            print(f"streamblocks: {args.out} is incomplete (interrupted)", file=sys.stderr)
+        raise
     finally:
         if out is not sys.stdout:
             out.close()
