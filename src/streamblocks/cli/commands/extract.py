@@ -44,9 +44,9 @@ Search (!!!GADGET_START:Search); any other type name, a gadget call too, shows a
 generic block (--unknown block)."""
 
 EPILOG = """\
-exit status: 0 done (skipped lines are warnings); 1 with --strict when a block was
-rejected, a run failed or a line was skipped; 2 usage error or an unreadable input; 130
-interrupted."""
+exit status: 0 done (skipped lines are warnings); 1 when a run failed (stop: error;
+--allow-failed: 0), or with --strict when a block was rejected or a line was skipped; 2
+usage error or an unreadable input; 130 interrupted."""
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -82,6 +82,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         default="utf-8",
         metavar="NAME",
         help="the inputs' encoding (default utf-8); undecodable bytes become � with a warning",
+    )
+    parser.add_argument(
+        "--allow-failed",
+        action="store_true",
+        help="exit 0 even when a run failed (stop: error); the totals still name it",
     )
     parser.add_argument(
         "--jobs",
@@ -164,7 +169,13 @@ def run(args: argparse.Namespace) -> int:
             args.render = "json"
         # Open blocks are drawn live (rich, on a terminal) for a replay or a pipe.
         renderer = renderer_for(args, out, live=bool(args.delay) or paths == ["-"])
+        if args.partial and not isinstance(renderer, JSONRenderer):
+            warn_on_stderr("--partial changes only JSON output (--json or --out); ignored")
         return _extract(args, paths, renderer)
+    except KeyboardInterrupt:
+        if args.out:  # what was written is valid JSON Lines, but not the whole run
+            print(f"streamblocks: {args.out} is incomplete (interrupted)", file=sys.stderr)
+        raise
     finally:
         if out is not sys.stdout:
             out.close()
@@ -222,6 +233,8 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
             print(f"streamblocks: {batch.tally.line()}", file=sys.stderr)
     if batch.failed:
         return 2
+    if renderer.failed and not args.allow_failed:
+        return 1
     return exit_code(renderer, args.strict, batch.warnings)
 
 
@@ -271,6 +284,7 @@ class Batch:
             if not self.several:
                 raise
             self.failed += 1
+            self.tally.unreadable.append(path)
             self.progress.clear()
             print(f"streamblocks: {exc}", file=sys.stderr, flush=True)
         self.tally.files += 1

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...runs.errors import RunError
-from ...runs.reading import SNIFF_LIMIT, refuse_binary
-from ..options import add_markup_option, integer, number
+from ...runs.reading import SNIFF_LIMIT, refuse_binary, wide_encoding
+from ..options import add_markup_option, encoding, integer, number
 
 EXTRA_MODULES = ("starlette", "uvicorn", "ag_ui")
 INSTALL_HINT = (
@@ -61,6 +61,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="the block types: path/to/file.py:NAME or package.module:NAME",
     )
     add_markup_option(view)
+    view.add_argument(
+        "--encoding",
+        type=encoding,
+        default="utf-8",
+        metavar="NAME",
+        help="the input's encoding (default utf-8; a UTF-16 or UTF-32 byte-order mark is "
+        "followed by itself)",
+    )
     view.add_argument(
         "--replay-speed",
         type=number(0.001, 1000),
@@ -124,7 +132,8 @@ def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
         head = handle.read(SNIFF_LIMIT)
         handle.seek(0)
         try:
-            refuse_binary(head, args.file)
+            if wide_encoding(head, args.encoding) is None:  # (UTF-16 has NUL bytes)
+                refuse_binary(head, args.file)
         except RunError as exc:
             handle.close()
             raise ViewError(str(exc)) from None
@@ -205,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"streamblocks: {exc}", file=sys.stderr)
         return 2
     speed = None if live else args.replay_speed
-    items = source.read(handle, text=args.adapter == "text", speed=speed)
+    items = source.read(handle, text=args.adapter == "text", speed=speed, encoding=args.encoding)
     the_run = runs.Run()
     redactor = Redactor() if args.redact else None
 
