@@ -19,7 +19,7 @@ from streamblocks import (
     XMLTagSyntax,
 )
 from streamblocks.cli import default_registry
-from streamblocks.cli.registries import DEFAULT_UNKNOWN
+from streamblocks.runs.registries import DEFAULT_UNKNOWN
 from streamblocks.syntaxes.xml import HTML_VOID_ELEMENTS
 
 REPLY = (

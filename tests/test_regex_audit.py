@@ -26,7 +26,7 @@ import streamblocks
 # module.attribute -> the operations the code applies ("match" covers match at an
 # offset, "search" covers search/finditer/sub over a whole text).
 USES: dict[str, tuple[str, ...]] = {
-    "streamblocks.cli.inputs._ARRAY_OF_OBJECTS": ("match",),
+    "streamblocks.runs.inputs._ARRAY_OF_OBJECTS": ("match",),
     "streamblocks.sse._LINE_END": ("search",),
     "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
     "streamblocks.syntaxes.arguments._INT": ("fullmatch",),

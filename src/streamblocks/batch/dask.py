@@ -22,8 +22,8 @@ import fsspec
 import pandas as pd
 import pyarrow as pa
 
+from ..runs.records import ReadOptions
 from .arrow import Runs, runs_of, schema, table
-from .records import ReadOptions
 from .rows import Row
 from .split import task_count
 

@@ -18,8 +18,8 @@ import pyarrow as pa
 import ray
 import ray.data
 
+from ..runs.records import ReadOptions
 from .arrow import Runs, runs_of
-from .records import ReadOptions
 from .split import task_count
 
 RUNS_PER_BATCH = 16

@@ -194,16 +194,20 @@ def tool_call_start(key: Any, call_id: Any, name: Any, **attrs: Any) -> NativeSt
     return NativeStart(key, "tool_call", block_id, {"name": name, "id": call_id, **attrs}, "json")
 
 
-def tool_result(key: Any, call_id: Any, name: Any, content: Any, is_error: bool) -> list[Native]:
-    """A whole tool result (a server-side tool's: web search, code execution) as a
-    ``tool_result`` block naming its tool and call. ``content`` becomes plain JSON data:
-    SDK objects are dumped, so the block survives a JSON round trip."""
-    attrs = {
+def tool_result(
+    key: Any, call_id: Any, name: Any, content: Any, is_error: bool, *, server: bool = True
+) -> list[Native]:
+    """A whole tool result (by default a server-side tool's: web search, code execution,
+    marked ``"server": True``) as a ``tool_result`` block naming its tool and call.
+    ``content`` becomes plain JSON data: SDK objects are dumped, so the block survives a
+    JSON round trip."""
+    attrs: dict[str, Any] = {
         "tool_call_id": call_id if isinstance(call_id, str) else None,
         "name": name if isinstance(name, str) else None,
         "is_error": is_error,
-        "server": True,
     }
+    if server:
+        attrs["server"] = True
     data = to_jsonable_python(content, fallback=str) if content is not None else ""
     return [NativeStart(key, "tool_result", None, attrs), NativeEnd(key, data)]
 

@@ -76,8 +76,8 @@ def _missing_extra() -> bool:
 
 def _processor(args: argparse.Namespace) -> Any:
     from .. import StreamBlockProcessor
-    from ..cli.loading import load_adapter
-    from ..cli.registries import registry_for
+    from ..runs.loading import load_adapter
+    from ..runs.registries import registry_for
 
     adapter: Any = None if args.adapter in (None, "text") else load_adapter(args.adapter)
     if args.adapter is None:

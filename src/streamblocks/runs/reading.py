@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from .errors import CLIError
+from .errors import RunError
 
 READ_SIZE = 65536
 """Most bytes taken by one read (a pipe returns what is there, often much less)."""
@@ -42,7 +42,7 @@ class ByteReader:
         self._read = getattr(handle, "read1", handle.read)
         self.head = self._sniff_head()
         if b"\x00" in self.head:
-            raise CLIError(f"{name} looks like a binary file (it contains NUL bytes)")
+            raise RunError(f"{name} looks like a binary file (it contains NUL bytes)")
 
     def _sniff_head(self) -> bytes:
         """Read until the first non-blank line is complete (and the next one when it is a
