@@ -47,6 +47,7 @@ def _maker(cls: Any) -> Maker:
         return found(*values.values())
 
     make.__name__ = cls.__name__
+    make.model_fields = cls.model_fields  # type: ignore[attr-defined]  # (what it takes)
     return make
 
 
@@ -291,7 +292,7 @@ def opened(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     )
     return [
         core.ReasoningStartEvent(message_id=ident, **by),
-        core.ReasoningMessageStartEvent(message_id=ident, **by),
+        core.ReasoningMessageStartEvent(message_id=ident, role="reasoning", **by),
         *content,
         core.ReasoningMessageEndEvent(message_id=ident, **by),
         core.ReasoningEndEvent(message_id=ident, **by),

@@ -103,7 +103,11 @@ class BlockEvents:
             opened = _Open("thinking", by, message_id=f"{self.stream_id}-{event.block_id}")
             if "thinking" in groups:
                 out.append(core.ReasoningStartEvent(message_id=opened.message_id, **by))
-                out.append(core.ReasoningMessageStartEvent(message_id=opened.message_id, **by))
+                out.append(
+                    core.ReasoningMessageStartEvent(
+                        message_id=opened.message_id, role="reasoning", **by
+                    )
+                )
         elif kind == "tool_call" or event.syntax == "gadget":
             call_id = event.attrs.get("id") if native else None
             name = str((event.attrs.get("name") if native else None) or event.block_type)
