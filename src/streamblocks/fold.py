@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 
 from pydantic import BaseModel, ValidationError
 
+from .answer import JsonAnswer
 from .content import Message, MessageAccumulator, TextBlock, ThinkingBlock, ToolCallBlock
 from .core.blocks import Block
 from .core.errors import HookWarning, StreamBlocksError
@@ -127,6 +128,9 @@ class StepFolder:
         self._native_open: dict[str, str] = {}
         self._calls_open: dict[str, BlockStart] = {}
         self._finish_open: dict[str, Any] = {}  # finish calls streaming: last value, view
+        self._answer = (  # the output written as the text (native JSON mode)
+            JsonAnswer(output) if output is not None and "on_partial" in self.callbacks else None
+        )
         self._items: list[Any] = []  # the message: text pieces and content blocks
         self._converter = MessageAccumulator()
         self._finished: StreamFinished | None = None
@@ -157,6 +161,10 @@ class StepFolder:
             self._text.append(event.text)
             self._items.append(event.text)
             self._call("on_text_delta", event.text)
+            if self._answer is not None:
+                view = self._answer.add(event.text)
+                if view is not None:
+                    self._call("on_partial", view)
         elif isinstance(event, BlockDelta):
             if self._native_open.get(event.block_id) == "thinking":
                 self._thinking.append(event.text)

@@ -681,7 +681,7 @@ def test_the_footer_counts_as_a_reader_writes_them(pages: Any, serve: Any) -> No
 def test_a_sub_agent_is_nested_under_its_task_call(
     pages: Any, serve: Any, tmp_path: Path, whole: bool
 ) -> None:
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     events = iter(fixtures.subagent_events())
     # read whole, the sub-agent's text rows come as their block_end after their parent
@@ -734,7 +734,7 @@ def test_a_card_read_whole_is_drawn_as_one_that_streamed(
     # Read at once, a card is sent as its end alone and a whole message (text, thinking,
     # a tool call) as one chunk; published event by event or line by line, each as its
     # events: the page draws the same rows from both.
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     if form == "events":  # every kind of card; read at once, or published event by event
         events = fixtures.card_events()

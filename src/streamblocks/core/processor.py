@@ -18,6 +18,7 @@ from collections.abc import (
 )
 from typing import Any
 
+from ..adapters.detection import adapter_hint
 from ..adapters.protocols import InputAdapter, OutputAdapter
 from ..transforms import DeltaTransform, compose_transforms
 from .abort import AbortingSession, AbortPolicy, AbortSpec
@@ -77,6 +78,7 @@ class StreamBlockProcessor:
         if isinstance(input_adapter, str) and input_adapter != "auto":
             raise ValueError(
                 f"input_adapter must be 'auto', an adapter or None, got {input_adapter!r}"
+                + adapter_hint(input_adapter)
             )
         policies = [unknown] if isinstance(unknown, str) else list(unknown.values())
         for policy in policies:

@@ -210,7 +210,7 @@ def choose_adapter(first: Any, name: str, forced: str | None, warn: Warn) -> Inp
 
 
 def _events(reader: ByteReader, kind: str, decoder: Decoder, warn: Warn) -> Iterator[Any]:
-    texts = decoded(reader, decoder)
+    texts = decoded(reader.chunks(), decoder)
     if kind == "json":
         return _array_items(texts, reader.name, warn)
     if kind == "sse":
@@ -288,7 +288,7 @@ def _source(
     if adapter not in (None, "text") and kind == "text":
         kind = "ndjson"  # an adapter was asked for: the input must be events
     if kind == "text":
-        items = _rechunk(decoded(reader, decoder), chunk or DEFAULT_CHUNK)
+        items = _rechunk(decoded(reader.chunks(), decoder), chunk or DEFAULT_CHUNK)
         return Source(reader.name, items, "text", None, size, reader)
     events = _events(reader, kind, decoder, warn)
     first = next(events, None)

@@ -6,7 +6,7 @@ decides what is converted when, and hands the encoded events to the
 
 Consecutive deltas of the same text, thinking, tool call or block part are merged into
 one event before they are converted while the reader has them in hand (until reading
-would wait, see :class:`~streamblocks.view.source.Waits`): a text
+would wait, see :class:`~streamblocks.runs.live.Waits`): a text
 read a line at a time is one ``TEXT_MESSAGE_CONTENT`` per run of text between blocks, not
 one per line. Likewise a block shown as a card (every block but thinking, tool calls
 and tool results) that starts and ends while the reader has it in hand is sent as its

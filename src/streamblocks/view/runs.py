@@ -28,9 +28,9 @@ from typing import Any
 
 from .. import AdapterWarning, StreamBlockProcessor, StreamStarted
 from ..content import Message, MessageAccumulator
+from ..runs.live import BadInput, Document
 from .convert import Converter, viewer_event
 from .message import finished, message_events
-from .source import BadInput, Document
 from .wire import encode
 
 
@@ -158,12 +158,12 @@ def _events(
 
     What was made so far is published before the reader waits for input (a pipe with
     nothing to read yet, a paced pause): the source says when (``items.waits``, see
-    :class:`~streamblocks.view.source.Waits`); an iterator that cannot say is published
+    :class:`~streamblocks.runs.live.Waits`); an iterator that cannot say is published
     before each of its items."""
     waits = getattr(items, "waits", None)
     if waits is not None:
         waits.hook = converter.flush
-    items = getattr(items, "items", items)  # (read directly: see source.Items)
+    items = getattr(items, "items", items)  # (read directly: see runs.live.Items)
     first = next(items, None)
     if isinstance(first, Document):
         return _document(first, converter)
@@ -284,7 +284,7 @@ def without_gc_while(read: Callable[..., None], *args: Any, **kwargs: Any) -> No
     of markdown; a transcript adapter's own state at its end). Frozen at the end, they
     are never examined; the few cycles among them stay, in a process that serves one
     run. While a live run's reader waits for input, the collector is on
-    (:attr:`~streamblocks.view.source.Waits.collector_paused`), so the server's own
+    (:attr:`~streamblocks.runs.live.Waits.collector_paused`), so the server's own
     garbage is collected however long the run stays open. Process-wide: for the
     viewer's own process only, never in a library call."""
     gc.disable()

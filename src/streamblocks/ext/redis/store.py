@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...extras import missing_extra
 from ...store import StaleSnapshotError, Stored
 
 # KEYS[1] the hash; ARGV: expected version, data, expiry in ms (0: none).
@@ -37,10 +38,20 @@ return redis.call('HDEL', KEYS[1], 'd')
 """
 
 
+def _client(url: str) -> Any:
+    """A redis-py client of the server at ``url``."""
+    try:
+        import redis
+    except ImportError as exc:
+        raise missing_extra("RedisSnapshotStore", "redis", exc) from exc
+    return redis.Redis.from_url(url)
+
+
 class RedisSnapshotStore:
     """Snapshots in Redis through a redis-py client.
 
-    ``client``: a ``redis.Redis`` (``redis.Redis.from_url(url)``); give it
+    ``client``: a ``redis.Redis`` (``redis.Redis.from_url(url)``), or the server's URL
+    (``"redis://host:port/db"``, as :meth:`from_url`); give a client
     ``decode_responses=False`` (the default), snapshots are bytes. ``prefix`` names the
     keys; ``ttl``: seconds a snapshot lives after its last write (``None``: until
     deleted) — set one, so streams nobody resumes do not stay for ever.
@@ -49,6 +60,13 @@ class RedisSnapshotStore:
     def __init__(
         self, client: Any, *, prefix: str = "streamblocks:snapshot:", ttl: float | None = None
     ) -> None:
+        if isinstance(client, str):
+            client = _client(client)
+        elif not callable(getattr(client, "register_script", None)):
+            raise TypeError(
+                "RedisSnapshotStore takes a redis.Redis client or a redis:// URL, "
+                f"got {type(client).__name__}"
+            )
         self.client = client
         self.prefix = prefix
         self.ttl = ttl
@@ -58,9 +76,7 @@ class RedisSnapshotStore:
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> RedisSnapshotStore:
         """A store on the server at ``url`` (``redis://host:port/db``)."""
-        import redis
-
-        return cls(redis.Redis.from_url(url), **kwargs)
+        return cls(_client(url), **kwargs)
 
     def _key(self, stream_id: str) -> str:
         return self.prefix + stream_id
