@@ -235,18 +235,24 @@ def registry() -> BlockRegistry:
     return reg
 
 
-def sources(blocks: int) -> dict[str, tuple[StreamBlockProcessor, list[Any]]]:
-    """Each source's processor and items (``str/None``: ``input_adapter=None``)."""
+SOURCES = [REFERENCE, "str-auto", *(f"{p}-{kind}" for p in PROVIDERS for kind in ("sdk", "dict"))]
+
+
+def sources(blocks: int, names: Iterable[str]) -> dict[str, tuple[StreamBlockProcessor, list[Any]]]:
+    """The sources named: each one's processor and items (``str-none``:
+    ``input_adapter=None``; the others the default processor)."""
     pieces = chunked(delimiter_document(blocks), 4)
     default = StreamBlockProcessor(registry())
-    out: dict[str, tuple[StreamBlockProcessor, list[Any]]] = {
-        REFERENCE: (StreamBlockProcessor(registry(), input_adapter=None), pieces),
-        "str-auto": (default, pieces),
-    }
-    for name, make in PROVIDERS.items():
-        wire = make(pieces)
-        out[f"{name}-sdk"] = (default, sdk_objects(name, wire))
-        out[f"{name}-dict"] = (default, wire)
+    out: dict[str, tuple[StreamBlockProcessor, list[Any]]] = {}
+    for name in names:
+        if name == REFERENCE:
+            out[name] = (StreamBlockProcessor(registry(), input_adapter=None), pieces)
+        elif name == "str-auto":
+            out[name] = (default, pieces)
+        else:
+            provider, kind = name.rsplit("-", 1)
+            wire = PROVIDERS[provider](pieces)
+            out[name] = (default, sdk_objects(provider, wire) if kind == "sdk" else wire)
     return out
 
 
@@ -309,17 +315,20 @@ def main() -> None:
     parser.add_argument("--case", help="one case, SOURCE/DRIVER (with --once or --setup)")
     parser.add_argument("--once", action="store_true", help="feed the case once, untimed")
     parser.add_argument("--setup", action="store_true", help="build the case, no feed")
+    parser.add_argument("--count", action="store_true", help="print the case's item count")
     args = parser.parse_args()
-    all_sources = sources(args.blocks)
     if args.case:
+        source = args.case.split("/")[0]
+        case_sources = sources(args.blocks, [source])
+        if args.count:
+            print(len(case_sources[source][1]))
         if args.once:
-            _run(all_sources, args.case)
+            _run(case_sources, args.case)
         gc.collect()
         return
-    names = [
-        REFERENCE,
-        *[s for s in all_sources if s != REFERENCE and (not args.only or s in args.only)],
-    ]
+    chosen = [s for s in SOURCES if s != REFERENCE and (not args.only or s in args.only)]
+    names = [REFERENCE, *chosen]
+    all_sources = sources(args.blocks, names)
     counts = {s: len(all_sources[s][1]) for s in names}
     cases = case_names(names)
     for case in cases:  # warm up: compiled searches, detection tables, imports
@@ -330,8 +339,9 @@ def main() -> None:
             results[case].append(timed(lambda: _run(all_sources, case), args.blocks, case))  # noqa: B023
     build = "compiled" if getattr(streamblocks, "compiled", False) else "pure"
     print(
-        f"{build} build, Python {sys.version.split()[0]}, {args.blocks} blocks at 4-character "
-        f"chunks ({counts[REFERENCE]} chunks), medians of {args.rounds} rounds, CPU time\n"
+        f"{build} build ({os.path.dirname(streamblocks.__file__)}), Python "
+        f"{sys.version.split()[0]}, {args.blocks} blocks at 4-character chunks "
+        f"({counts[REFERENCE]} chunks), medians of {args.rounds} rounds, CPU time\n"
     )
     table(results, counts)
 
