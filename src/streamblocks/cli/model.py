@@ -119,6 +119,8 @@ class Tally:
     def __init__(self, prices: Prices | None = None) -> None:
         self.prices = prices
         self.files = self.blocks = self.errors = 0
+        self.failed: list[str] = []  # the runs that ended with ``stop: error``
+        self.unreadable: list[str] = []  # the inputs that could not be read
         self.input_tokens = self.output_tokens = 0
         self.cost = 0.0
         self.estimated = False
@@ -129,6 +131,8 @@ class Tally:
             return
         self.blocks += record["counts"]["blocks"]
         self.errors += record["counts"]["errors"]
+        if record.get("stop_reason") == "error":
+            self.failed.append(str(record.get("source") or "<stdin>"))
         usage = record.get("usage") or {}
         self.input_tokens += usage.get("input_tokens") or 0
         self.output_tokens += usage.get("output_tokens") or 0
@@ -147,7 +151,21 @@ class Tally:
             parts.append(f"tokens: {self.input_tokens} in, {self.output_tokens} out")
         if self.costed:
             parts.append(f"cost: {'≈' if self.estimated else ''}${self.cost:.4f}")
-        return " · ".join(parts)
+        if self.failed:
+            parts.append(f"{plural(len(self.failed), 'run')} failed (stop: error)")
+        if self.unreadable:
+            parts.append(f"{len(self.unreadable)} unreadable")
+        return " · ".join(parts) + "".join(
+            f"\n{what}: {_names(names)}"
+            for what, names in (("failed", self.failed), ("unreadable", self.unreadable))
+            if names
+        )
+
+
+def _names(names: list[str], most: int = 10) -> str:
+    """``names``, the first ``most`` of them and how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} … and {len(names) - most} more"
 
 
 def block_label(block_type: str | None, block_id: str | None) -> str:

@@ -264,13 +264,13 @@ def open_stream(
     """:func:`open_source` for an open binary ``handle`` (with ``read1`` or ``read``;
     closed with the source unless it is stdin): bytes in memory, lines from Python."""
     try:
-        reader = ByteReader(handle, name)
+        reader = ByteReader(handle, name, encoding)
     except BaseException:
         if handle is not getattr(sys.stdin, "buffer", None):
             handle.close()
         raise
     try:
-        return _source(reader, size, adapter, chunk, Decoder(encoding, name, warn), warn)
+        return _source(reader, size, adapter, chunk, Decoder(reader.encoding, name, warn), warn)
     except BaseException:
         reader.close()
         raise

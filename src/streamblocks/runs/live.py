@@ -28,7 +28,7 @@ from datetime import datetime
 from typing import IO, Any, NamedTuple, cast
 
 from ..sse import looks_like_sse, sse_messages
-from .reading import SNIFF_LIMIT, Decoder, lines, refuse_binary
+from .reading import SNIFF_LIMIT, Decoder, lines, refuse_binary, utf8_chunks
 from .reading import decoded as decoded_with
 
 READ_SIZE = 65536
@@ -368,10 +368,13 @@ def not_binary(chunks: Iterator[bytes]) -> Iterator[bytes]:
         yield data
 
 
-def read(handle: IO[bytes], *, text: bool = False, speed: float | None = None) -> Items:
+def read(
+    handle: IO[bytes], *, text: bool = False, speed: float | None = None, encoding: str = "utf-8"
+) -> Items:
     """The items of an input: its format sniffed (or plain ``text``), and replayed at
-    ``speed`` × its own pace when a speed is given."""
+    ``speed`` × its own pace when a speed is given. UTF-16 and UTF-32 (a byte-order
+    mark, or ``encoding``) are read as ``extract`` reads them."""
     waits = Waits()
-    texts = decoded(not_binary(raw_chunks(handle, waits)))
+    texts = decoded(not_binary(utf8_chunks(raw_chunks(handle, waits), encoding)))
     found: Iterator[Any] = iter(texts) if text else items(texts)
     return Items(found if speed is None else paced(found, speed, waits=waits), waits)

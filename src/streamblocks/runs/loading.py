@@ -25,8 +25,10 @@ def adapter_names() -> list[str]:
 def check_adapter_name(name: str) -> str:
     """``name`` when it is ``text`` or an installed adapter; else a usage error listing them."""
     if name != "text" and name not in adapter_names():
-        names = ", ".join(["text", *adapter_names()])
-        raise RunError(f"unknown adapter {name!r}; installed adapters: {names}")
+        known = ["text", *adapter_names()]
+        close = difflib.get_close_matches(name.replace("-", "_"), known, n=1, cutoff=0.75)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        raise RunError(f"unknown adapter {name!r}; {guess}installed adapters: {', '.join(known)}")
     return name
 
 
