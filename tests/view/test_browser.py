@@ -318,7 +318,7 @@ def test_a_live_stream_shows_thinking_while_it_streams(
 def test_export_button_saves_the_content_model(pages: Any, serve: Any, tmp_path: Path) -> None:
     page = pages().open(serve(fixtures.codex_file(tmp_path)).url)
     with page.expect_download() as download:
-        page.locator("sb-toolbar a.sb-button").click()
+        page.locator("sb-toolbar a.sb-button", has_text="Export JSON").click()
     saved = Path(download.value.path()).read_text("utf-8")
     assert [block["type"] for block in json.loads(saved)["content"]][:2] == [
         "thinking",
@@ -503,9 +503,7 @@ def test_the_outline_counts_turns_tools_and_errors_and_jumps(
     assert len(heights) > 1  # the header did wrap: the panel followed it
 
 
-def test_a_live_run_waits_streams_and_finishes_with_its_badge_and_time(
-    pages: Any, serve: Any
-) -> None:
+def test_a_live_run_waits_streams_and_finishes_with_its_badge(pages: Any, serve: Any) -> None:
     lines: queue.Queue[Any] = queue.Queue()
     served = serve(iter(lines.get, None))
     page = pages().page
@@ -520,15 +518,13 @@ def test_a_live_run_waits_streams_and_finishes_with_its_badge_and_time(
         lines.put(line)
     page.locator("sb-thinking").wait_for()
     assert status.inner_text().startswith("streaming")
-    page.wait_for_timeout(300)  # the elapsed time is the page's own
     for line in run[5:]:
         lines.put(line)
     lines.put(None)
     page.wait_for_selector("body[data-rendered=true]", timeout=20000)
     assert status.inner_text() == "finished"
-    elapsed = page.locator("sb-footer .sb-fact[data-name=elapsed]").inner_text()
-    assert elapsed != "elapsed\n0 ms" and "elapsed" in elapsed
-    assert page.evaluate("performance.now()") > 300
+    # the page's own time is not the run's: the footer shows the run's, when it has one
+    assert page.locator("sb-footer .sb-fact[data-name=elapsed]").count() == 0
 
 
 def test_live_badge_shows_only_while_the_input_is_open(pages: Any, browser: Any) -> None:

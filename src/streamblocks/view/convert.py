@@ -62,6 +62,11 @@ if TYPE_CHECKING:
 VIEW_PREFIX = "streamblocks.view."
 _PARTIAL_EVERY = 2048  # argument characters up to which every delta's partial is sent
 _PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing them
+# A long run of text is sent when this much of it is in hand (then twice as much each
+# time, up to _HOLD_MOST): a reply of 10 MB of text reaches the page as it is read, its
+# first screen in the first 64 KB, in a dozen events.
+_HOLD_FIRST = 65_536
+_HOLD_MOST = 4_194_304
 _ENDS_TEXT = frozenset({BlockStart, BlockEnd, BlockError, StreamFinished})  # the adapter's
 
 
@@ -122,6 +127,8 @@ class Converter:
         self.calls: dict[str, list[Any]] = {}  # open calls: [call id, chars, chars sent]
         self.pending: list[Any] = []  # converted, not yet folded, encoded and published
         self.held: list[Any] = []  # consecutive deltas to merge, not converted yet
+        self.held_chars = 0  # their characters (text only)
+        self.hold_most = _HOLD_FIRST  # text characters merged before they are sent
         self.block: list[Any] = []  # a card's start, metadata and deltas, not converted yet
 
     def take(self, event: Any) -> None:
@@ -162,6 +169,12 @@ class Converter:
                 self.release()
                 held = self.held
             held.append(event)
+            if type(event) is TextDelta:
+                self.held_chars += len(event.text)
+                if self.held_chars >= self.hold_most:  # a long text: sent as it grows
+                    self.hold_most = min(2 * self.hold_most, _HOLD_MOST)
+                    self.release()
+                    self.flush()
             return
         if held:
             self.release(type(event) in _ENDS_TEXT)
@@ -174,6 +187,7 @@ class Converter:
         if not held:
             return
         self.held = []
+        self.held_chars = 0
         event = held[0]
         if len(held) > 1:
             text = "".join([delta.text for delta in held])
@@ -227,6 +241,8 @@ class Converter:
         out = self.to_agui(event)
         call = self.calls[event.block_id]
         call[1] += len(event.text)
+        if event.partial_at is None:  # no value to show (``--redact`` drops them)
+            return out
         if call[1] <= _PARTIAL_EVERY or call[1] >= call[2] * 5 // 4:
             call[2] = call[1]
             value = {"tool_call_id": call[0], "value": jsonable(event.partial)}

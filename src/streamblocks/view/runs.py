@@ -23,15 +23,30 @@ import gc
 import threading
 import uuid
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .. import AdapterWarning, StreamBlockProcessor, StreamStarted
 from ..content import Message, MessageAccumulator
 from ..runs.live import BadInput, Document
+from ..runs.redact import Redactor, redact_events
 from .convert import Converter, viewer_event
 from .message import finished, message_events
 from .wire import encode
+
+FIRST_BYTES = 65_536  # the first message's events stop past this size (a screenful)
+
+
+def screenful(events: Sequence[str], start: int, stop: int) -> int:
+    """Where the first message of ``events[start:stop]`` ends: at ``stop``, or sooner
+    once it holds :data:`FIRST_BYTES` (a long text's first event can be megabytes; the
+    page draws the first screen before it reads them)."""
+    size = 0
+    for index in range(start, stop):
+        size += len(events[index])
+        if size >= FIRST_BYTES:
+            return index + 1
+    return stop
 
 
 class Run:
@@ -118,6 +133,8 @@ class Run:
             available = len(events)
             if index < available:
                 stop = min(available, index + (first if index == start else batch))
+                if index == start:
+                    stop = screenful(events, index, stop)
                 if batched:
                     yield f"id: {stop}\ndata: [{','.join(events[index:stop])}]\n\n"
                 else:
@@ -225,14 +242,19 @@ def produce(
     items: Iterator[Any],
     on_error: Callable[[BaseException], None] | None = None,
     on_warning: Callable[[str], None] | None = None,
+    redactor: Redactor | None = None,
 ) -> None:
     """Read the whole input into ``run`` (the reader thread's body). ``on_warning`` gets
-    each warning the page shows (the command prints them on stderr)."""
+    each warning the page shows (the command prints them on stderr); ``redactor``
+    masks secrets in every event (``--redact``) and its counts end the run."""
     converter = Converter(run, on_warning)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            for event in _events(processor, items, converter):
+            events = _events(processor, items, converter)
+            if redactor is not None:
+                events = redact_events(events, redactor)
+            for event in events:
                 converter.take(event)
                 while caught:
                     converter.warn(_said(caught.pop(0)))
@@ -243,6 +265,8 @@ def produce(
         if on_error is not None:
             on_error(exc)
     finally:
+        if redactor is not None:
+            converter.publish([viewer_event("redacted", {"counts": redactor.counts})])
         converter.flush()
         run.finish()
 
@@ -254,6 +278,7 @@ def start(
     on_warning: Callable[[str], None] | None = None,
     *,
     without_gc: bool = False,
+    redactor: Redactor | None = None,
 ) -> threading.Thread:
     """Run :func:`produce` in a daemon thread (a blocked stdin read never holds up exit);
     ``without_gc``: read through :func:`without_gc_while` (the viewer's own process)."""
@@ -266,7 +291,7 @@ def start(
     thread = threading.Thread(
         target=target,
         args=(run, processor, items),
-        kwargs={"on_warning": on_warning},
+        kwargs={"on_warning": on_warning, "redactor": redactor},
         name="streamblocks-view",
         daemon=True,
     )

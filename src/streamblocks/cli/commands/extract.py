@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
 from ...runs.errors import RunError
 from ...runs.loading import check_adapter_name
 from ...runs.reading import warn_on_stderr
+from ...runs.records import RunReader
+from ...runs.redact import Redactor, redact_events
 from ..batch import Input, ReadOptions, expand, read_all
 from ..errors import CLIError
+from ..markdown import transcript
 from ..model import Tally
 from ..options import (
     add_delay_option,
@@ -94,6 +98,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="with --json: each BLOCK_DELTA of a tool call (or gadget) carries `partial`, "
         "the arguments written so far",
     )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="write each run as a Markdown transcript (turns, thinking, tool calls and "
+        "results, sub-agents, usage) instead of its blocks",
+    )
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="with --markdown: mask API keys, tokens, private keys, NAME_SECRET= values, "
+        "e-mail addresses and home directories",
+    )
     add_registry_options(parser)
     add_markup_option(parser)
     add_output_options(parser)
@@ -140,6 +156,10 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CLIError(f"--out: cannot write {args.out}: {exc.strerror or exc}") from None
     try:
+        if args.markdown:
+            return _markdown(args, paths, out)
+        if args.redact:
+            raise CLIError("--redact goes with --markdown (or streamblocks view --redact)")
         if args.out:
             args.render = "json"
         # Open blocks are drawn live (rich, on a terminal) for a replay or a pipe.
@@ -150,8 +170,8 @@ def run(args: argparse.Namespace) -> int:
             out.close()
 
 
-def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> int:
-    options = ReadOptions(
+def _options(args: argparse.Namespace) -> ReadOptions:
+    return ReadOptions(
         adapter=args.adapter,
         chunk=args.chunk,
         encoding=args.encoding,
@@ -161,6 +181,24 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         markup=args.markup,
         partial=args.partial,
     )
+
+
+def _markdown(args: argparse.Namespace, paths: list[str], out: TextIO) -> int:
+    """``--markdown``: each run as a transcript, one after another."""
+    reader = RunReader(_options(args))
+    for path in paths:
+        events: Iterable[Any] = (event for _, event in reader.events(path))
+        redactor = Redactor() if args.redact else None
+        if redactor is not None:
+            events = redact_events(events, redactor)
+        title = "<stdin>" if path == "-" else os.path.basename(path)
+        out.write(transcript(events, title, redactor=redactor))
+        out.flush()
+    return 0
+
+
+def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> int:
+    options = _options(args)
     batch = Batch(renderer, _progress(paths), several=len(paths) > 1)
     inputs = read_all(
         paths,

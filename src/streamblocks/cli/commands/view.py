@@ -68,6 +68,18 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         metavar="X",
         help="replay a file at X times the pace of its timestamps (default: at once)",
     )
+    view.add_argument(
+        "--html",
+        metavar="OUT.html",
+        help="write the page with the run in it to OUT.html (one file that opens from disk, "
+        "no server, no network) and exit",
+    )
+    view.add_argument(
+        "--redact",
+        action="store_true",
+        help="mask API keys, tokens, private keys, NAME_SECRET= values, e-mail addresses "
+        "and home directories (on the page and in what it saves)",
+    )
     view.set_defaults(handler=run, usage_text=view.format_usage())
     return view
 
@@ -123,6 +135,47 @@ def _warn(message: str) -> None:
     print(f"streamblocks view: warning: {message}", file=sys.stderr, flush=True)
 
 
+def _read(args: argparse.Namespace, redact: bool) -> Any:
+    """The whole input read at once into a run (for a saved page)."""
+    from ...runs import live as source
+    from ...runs.redact import Redactor
+    from ...view import runs
+
+    processor = _processor(args)
+    handle, _, _ = _input(args)
+    the_run = runs.Run()
+    try:
+        items = source.read(handle, text=args.adapter == "text", speed=None)
+        redactor = Redactor() if redact else None
+        runs.without_gc_while(
+            runs.produce, the_run, processor, items, on_warning=_warn, redactor=redactor
+        )
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
+    return the_run
+
+
+def _write_html(args: argparse.Namespace) -> int:
+    """``--html OUT``: the page with the run in it, written once."""
+    from ...view.page import saved
+    from ...view.server import ViewError
+
+    title = "<stdin>" if args.file == "-" else Path(args.file).name
+    try:
+        the_run = _read(args, args.redact)
+    except ViewError as exc:
+        print(f"streamblocks: {exc}", file=sys.stderr)
+        return 2
+    try:
+        Path(args.html).write_text(saved(the_run, title, args.redact), encoding="utf-8")
+    except OSError as exc:
+        print(f"streamblocks: cannot write {args.html}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"streamblocks view: wrote {args.html}", file=sys.stderr)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve the page until Ctrl-C. Exit codes: 0 stopped, 2 usage (missing extra, port
     in use, unreadable input)."""
@@ -130,7 +183,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"streamblocks: {INSTALL_HINT}", file=sys.stderr)
         return 2
     from ...runs import live as source
+    from ...runs.redact import Redactor
     from ...view import runs
+    from ...view.page import saved
     from ...view.server import ViewError, bind, create_app, host_names, serve, url_of
 
     if args.file == "-" and _stdin_is_terminal():
@@ -140,6 +195,8 @@ def run(args: argparse.Namespace) -> int:
             "file (`streamblocks view --help`)\n"
         )
         return 2
+    if args.html:
+        return _write_html(args)
     try:
         processor = _processor(args)
         handle, title, live = _input(args)
@@ -150,12 +207,23 @@ def run(args: argparse.Namespace) -> int:
     speed = None if live else args.replay_speed
     items = source.read(handle, text=args.adapter == "text", speed=speed)
     the_run = runs.Run()
+    redactor = Redactor() if args.redact else None
+
+    def save_html(redact: bool) -> str | None:
+        if redact and not args.redact:  # a file is read again, redacted; a pipe cannot be
+            return None if live else saved(_read(args, True), title, True)
+        return saved(the_run, title, args.redact)
+
     app = create_app(
         the_run,
         title=title,
         live=live,
         hosts=host_names(args.host),
-        on_startup=lambda: runs.start(the_run, processor, items, on_warning=_warn, without_gc=True),
+        on_startup=lambda: runs.start(
+            the_run, processor, items, on_warning=_warn, without_gc=True, redactor=redactor
+        ),
+        save_html=save_html,
+        redacted=args.redact,
     )
     url = url_of(sock)
 

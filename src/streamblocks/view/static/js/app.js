@@ -10,6 +10,7 @@
 
 import { Item, NONE, VirtualList } from "./list.js";
 import { Outline } from "./outline.js";
+import { Pieces } from "./pieces.js";
 import "./chrome.js";
 
 const FRAME_BUDGET_MS = 24; // events applied per animation frame, at most this long
@@ -58,7 +59,8 @@ class Run extends HTMLElement {
     this.head = 0; // the next of its events
     this.scheduled = false;
     // id -> Item, one map per kind of id: the ids from the events are the keys as they came
-    this.texts = new Map(); // AG-UI text message id
+    this.texts = new Map(); // AG-UI text message id (its last row: see addText)
+    this.pieces = new Map(); // text message id -> where its text is cut into rows
     this.thoughts = new Map(); // reasoning message id ("current" without one)
     this.tools = new Map(); // tool call id
     this.blocks = new Map(); // block id
@@ -68,7 +70,6 @@ class Run extends HTMLElement {
     this.parentOf = null; // the tool call id the next row nests under
     this.chunk = null; // the row of the last *_CHUNK event: it ends with the next event
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
-    this.started = null;
     this.count = 0;
     this.current = null; // the state, as dataset.state (not read back from the DOM per event)
     this.finished = false;
@@ -86,14 +87,14 @@ class Run extends HTMLElement {
     };
     document.querySelector("sb-toolbar")?.attach(this);
     this.state("connecting");
+    const embedded = document.getElementById("sb-info");
+    if (embedded !== null) {
+      this.readEmbedded(embedded);
+      return;
+    }
     fetch("/info.json")
       .then((response) => response.json())
-      .then((info) => {
-        this.live = Boolean(info.live);
-        this.list.sticky = this.live;
-        this.heading?.show(info);
-        this.state(this.current);
-      })
+      .then((info) => this.shown(info))
       .catch(() => {});
     this.source = new EventSource("/events?batch");
     this.source.onopen = () => {
@@ -104,6 +105,24 @@ class Run extends HTMLElement {
       if (this.source.readyState === EventSource.CLOSED) this.closed();
       else if (!this.finished) this.state("disconnected");
     };
+  }
+
+  shown(info) {
+    this.info = info;
+    this.live = Boolean(info.live);
+    this.list.sticky = this.live;
+    this.heading?.show(info);
+    this.state(this.current);
+    document.querySelector("sb-toolbar")?.offer(info);
+  }
+
+  // A saved page (`streamblocks view RUN --html`): the run is in the file, as the
+  // server's batches, each read when its turn comes (and its element dropped then).
+  readEmbedded(element) {
+    this.embedded = true;
+    this.shown(JSON.parse(element.textContent));
+    for (const batch of document.querySelectorAll("script.sb-batch")) this.enqueue(batch);
+    if (!this.queue.length) this.closed();
   }
 
   // connecting · waiting · streaming · finished · failed · stopped · disconnected
@@ -129,7 +148,12 @@ class Run extends HTMLElement {
   next() {
     while (this.head === this.events.length) {
       if (!this.queue.length) return undefined;
-      const data = this.queue.shift();
+      let data = this.queue.shift();
+      if (typeof data !== "string") {
+        const element = data;
+        data = element.textContent;
+        element.remove();
+      }
       let events;
       try {
         events = JSON.parse(data);
@@ -150,7 +174,10 @@ class Run extends HTMLElement {
     for (let event = this.next(); event !== undefined; event = this.next()) {
       this.handle(event);
       applied += 1;
-      if ((applied & 255) === 0 && performance.now() > deadline) break;
+      // (the clock read every 256 events, and after a long text: a long reply comes
+      // as a few events of megabytes, and its first screen is drawn before the rest)
+      const long = typeof event.delta === "string" && event.delta.length > 65536;
+      if (((applied & 255) === 0 || long) && performance.now() > deadline) break;
     }
     // Every event received is applied: a result still held is drawn (a live run may
     // wait a while before its next event).
@@ -161,6 +188,8 @@ class Run extends HTMLElement {
     if (this.queue.length || this.head < this.events.length) {
       this.scheduled = true;
       requestAnimationFrame(() => this.flush());
+    } else if (this.embedded && !this.finished) {
+      this.closed(); // a saved page whose events end without the run's end
     } else if (this.finished && !document.body.dataset.rendered) {
       performance.mark("sb-rendered");
       document.body.dataset.rendered = "true";
@@ -198,7 +227,6 @@ class Run extends HTMLElement {
       return;
     }
     this.count += 1;
-    if (this.started === null) this.started = performance.now();
     if (BEFORE_EVENTS.has(this.current) && !this.finished) this.state("streaming");
     try {
       if (this.chunk !== null) this.endChunk(event);
@@ -224,6 +252,7 @@ class Run extends HTMLElement {
     const found = CHUNKS[event.type];
     if (found !== undefined && this[found[0]].get(event[found[1]]) === item) return;
     this.chunk = null;
+    this.pieces.delete(this.chunkKey);
     item.do("end");
     if (item.el !== null) this.list.touch(item);
   }
@@ -231,8 +260,32 @@ class Run extends HTMLElement {
   // A *_CHUNK event: a new row, or more of the chunked message before it (an id used
   // again later is another message, as its *_START would be).
   chunked(event, rows, key, tag, args = NONE) {
-    if (this.chunk === null) this.chunk = this.add(tag, args, rows, key);
-    if (typeof event.delta === "string" && event.delta) this.do(rows, key, "add", event.delta);
+    if (this.chunk === null) {
+      this.chunk = this.add(tag, args, rows, key);
+      this.chunkKey = key;
+    }
+    if (typeof event.delta !== "string" || !event.delta) return;
+    if (rows === this.texts) this.addText(key, event.delta);
+    else this.do(rows, key, "add", event.delta);
+  }
+
+  // A message's text: a long message goes on in a new row at each of its cuts
+  // (pieces.js); the earlier piece is ended, so it is drawn as the complete markdown it is.
+  addText(key, delta) {
+    let pieces = this.pieces.get(key);
+    if (pieces === undefined) this.pieces.set(key, (pieces = new Pieces()));
+    let from = 0;
+    for (const cut of pieces.cuts(delta)) {
+      if (cut > from) this.do(this.texts, key, "add", delta.slice(from, cut));
+      const before = this.do(this.texts, key, "end");
+      const item = new Item("sb-text");
+      this.list.add(item, before?.parent ?? null);
+      this.texts.set(key, item);
+      this.outline.added(item);
+      if (this.chunk === before) this.chunk = item;
+      from = cut;
+    }
+    if (from < delta.length) this.do(this.texts, key, "add", from ? delta.slice(from) : delta);
   }
 
   // The thinking row of a reasoning event (made if it is not there yet).
@@ -294,10 +347,11 @@ class Run extends HTMLElement {
         return;
       case "TEXT_MESSAGE_CONTENT":
         if (!this.texts.has(event.messageId)) this.add("sb-text", NONE, this.texts, event.messageId);
-        this.do(this.texts, event.messageId, "add", event.delta);
+        if (typeof event.delta === "string") this.addText(event.messageId, event.delta);
         return;
       case "TEXT_MESSAGE_END":
         this.do(this.texts, event.messageId, "end");
+        this.pieces.delete(event.messageId);
         return;
       case "TEXT_MESSAGE_CHUNK":
         this.chunked(event, this.texts, event.messageId, "sb-text");
@@ -417,6 +471,8 @@ class Run extends HTMLElement {
       const reason = String(value.reason ?? "the input ended before the run did");
       this.add("sb-notice", ["warning", `Stopped: ${reason}`]);
       this.finish("stopped", {}, null, reason);
+    } else if (name === "streamblocks.view.redacted") {
+      this.footer?.redacted(value.counts ?? {});
     } else if (name === "streamblocks.view.partial") {
       this.do(this.tools, value.tool_call_id, "partial", value.value);
     } else if (name === "streamblocks.view.tool_error") {
@@ -438,8 +494,7 @@ class Run extends HTMLElement {
     if (this.chunk !== null) this.endChunk({});
     if (state !== "finished") this.cutOpenRows();
     else if (this.list.items.length === 0) this.add("sb-notice", ["empty", "Nothing to show: the input held no text and no events"]);
-    this.elapsed = this.started === null ? 0 : performance.now() - this.started;
-    this.source.close();
+    this.source?.close();
     this.state(state);
     this.footer?.finish(this, result, error, reason);
   }
