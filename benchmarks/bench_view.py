@@ -465,9 +465,10 @@ def live_round(browser: Any, seconds: float, rate: int = 1000) -> dict[str, floa
 def reader_cpu(path: Path, part: str) -> float:
     """The CPU seconds of the server's reader on ``path``: the library alone, or the
     whole reader (the library and the viewer's conversion into the page's messages)."""
+    from streamblocks.cli.commands.view import _processor
     from streamblocks.ext.agui import AGUIOutputAdapter
-    from streamblocks.view import runs, source
-    from streamblocks.view.command import _processor
+    from streamblocks.runs import live as source
+    from streamblocks.view import runs
 
     options = argparse.Namespace(adapter=None, registry=None, markup=None)
     processor = _processor(options)

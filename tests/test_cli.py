@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from streamblocks.cli import default_registry, demo_events, main
-from streamblocks.cli.inputs import sniff
 from streamblocks.cli.render import event_dict
+from streamblocks.runs.inputs import sniff
 from streamblocks.testing import MockProvider, MockReply, MockToolCall
 
 REPLY = MockReply(

@@ -148,9 +148,15 @@ def test_thinking_tools_results_and_usage_from_a_transcript() -> None:
         "REASONING_MESSAGE_START",
         "REASONING_MESSAGE_CONTENT",
         "REASONING_MESSAGE_CONTENT",
+        "REASONING_ENCRYPTED_VALUE",  # the thinking's signature (1.0)
         "REASONING_MESSAGE_END",
         "REASONING_END",
     ]
+    signed = next(e for e in events if e.type == core.EventType.REASONING_ENCRYPTED_VALUE)
+    start = next(e for e in events if e.type == core.EventType.REASONING_MESSAGE_START)
+    assert (signed.subtype, signed.entity_id) == ("message", start.message_id)
+    assert signed.encrypted_value == "sig1"
+    assert events[0].protocol_version == core.PROTOCOL_VERSION == "1.0"
     args = "".join(e.delta for e in events if e.type == core.EventType.TOOL_CALL_ARGS)
     assert json.loads(args) == {"command": "pytest -q"}
     result = next(e for e in events if e.type == core.EventType.TOOL_CALL_RESULT)
@@ -390,7 +396,7 @@ def test_official_client_accepts_a_transcript_stream(agui_client: Path, tmp_path
     assert got["agentEvents"] == [e.type.value for e in sent]
     messages = [{k: v for k, v in m.items() if k != "id"} for m in got["newMessages"]]
     assert messages == [
-        {"role": "reasoning", "content": "The add() looks wrong."},
+        {"role": "reasoning", "content": "The add() looks wrong.", "encryptedValue": "sig1"},
         {
             "role": "assistant",
             "content": "Let me look at the code.\n",

@@ -457,7 +457,7 @@ def test_without_the_extra_the_command_names_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from streamblocks.cli import main
-    from streamblocks.view import command
+    from streamblocks.cli.commands import view as command
 
     monkeypatch.setattr(command, "EXTRA_MODULES", ("streamblocks_view_missing_module",))
     assert main(["view", "--no-open", os.devnull]) == 2
@@ -550,7 +550,7 @@ def test_a_terminal_on_stdin_is_refused_with_the_usage() -> None:
 
 @pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
 def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any, whole: bool) -> None:
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     items = iter(fixtures.subagent_events())
     events = _unchunked(events_of(serve(source.Items(items, source.Waits()) if whole else items,
@@ -627,7 +627,7 @@ def _served_from_a_pipe(
     during the wait."""
     import io
 
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     read_end, write_end = os.pipe()
     handle = io.FileIO(read_end, "rb")
@@ -666,7 +666,7 @@ def _names(events: list[dict[str, Any]], name: str) -> list[Any]:
 
 
 def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     events = fixtures.card_events()
     # a source that never waits: read at once, like a file; a plain iterator of events

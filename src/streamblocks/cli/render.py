@@ -9,14 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from ..runs.model import SCHEMA_VERSION, Record, event_dict, event_json, jsonable
 from .model import (
-    SCHEMA_VERSION,
     Prices,
-    Record,
     block_label,
-    event_dict,
-    event_json,
-    jsonable,
     passthrough_label,
     summary_text,
 )

@@ -274,7 +274,8 @@ class Session:
         self._busy = False
         if self._chain is not None:
             return self._chain.process_all(out)
-        lean.settle(scan)
+        if em.pos:  # (until text came, a byte-order mark may open it: see _consume)
+            lean.settle(scan)
         return out
 
     def close(self) -> list[Event]:

@@ -62,6 +62,22 @@ def for_model(model: str | None) -> tuple[Markup, ...]:
     return (found,) if found is not None else ()
 
 
+class MarkupChoice:
+    """``markup=`` resolved into what the core runs (its
+    :class:`~streamblocks.core.markup_hook.MarkupPlan`)."""
+
+    def __init__(self, spec: Any) -> None:
+        self.option = markup_option(spec)
+        self.auto = self.option == AUTO
+
+    def entries(self, model: str | None) -> list[tuple[MarkupSyntax, TypeTable]]:
+        option = self.option
+        return markup_plan(for_model(model) if isinstance(option, str) else option)
+
+    def model_of(self, item: Any) -> str | None:
+        return model_of(item)
+
+
 def model_of(item: Any) -> str | None:
     """The model an item of a stream names: an OpenAI-compatible chunk's ``model``, an
     Ollama response's ``model`` (objects or their dict forms); ``None`` otherwise."""

@@ -30,6 +30,7 @@ Maker = Callable[..., dict[str, Any]]
 _PLAIN = frozenset({"id", "block_type", "params"})  # what most blocks' metadata says
 _THINKING = ("thinking", "reasoning")  # the block types the output makes reasoning of
 _BLOCK_END = CUSTOM_PREFIX + "block_end"
+_PARTS = frozenset({"TokenUsage", "RunFinishedSuccessOutcome"})  # models inside events
 
 
 def _maker(cls: Any) -> Maker:
@@ -91,7 +92,7 @@ class _WireCore:
         for name in core.__all__:
             value = getattr(core, name)
             is_event = isinstance(value, type) and issubclass(value, core.BaseEvent)
-            if (is_event and value is not core.BaseEvent) or value is core.TokenUsage:
+            if (is_event and value is not core.BaseEvent) or name in _PARTS:
                 setattr(self, name, _maker(value))
         # the two events made for every section of a big run, by position
         self.text_chunk = positional(core.TextMessageChunkEvent, "message_id", "role", "delta")
@@ -162,6 +163,8 @@ class WireAdapter(AGUIOutputAdapter):
         super().__init__(**options)
         core: Any = wire_core()
         self._core = self._blocks.core = core
+        if self._blocks.subagents is not None:
+            self._blocks.subagents.core = core
         self.lean = lean
         if lean:
             self._blocks.payload = lean_payload
@@ -178,7 +181,11 @@ class WireAdapter(AGUIOutputAdapter):
 
     def for_stream(self) -> WireAdapter:
         return WireAdapter(
-            lean=self.lean, groups=self.groups, thread_id=self.thread_id, run_id=self.run_id
+            lean=self.lean,
+            groups=self.groups,
+            thread_id=self.thread_id,
+            run_id=self.run_id,
+            protocol=self.protocol,
         )
 
     def text_chunk(self, text: str) -> list[Any] | None:

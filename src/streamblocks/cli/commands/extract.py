@@ -7,9 +7,11 @@ import os
 import sys
 from typing import Any, TextIO
 
+from ...runs.errors import RunError
+from ...runs.loading import check_adapter_name
+from ...runs.reading import warn_on_stderr
 from ..batch import Input, ReadOptions, expand, read_all
 from ..errors import CLIError
-from ..loading import check_adapter_name
 from ..model import Tally
 from ..options import (
     add_delay_option,
@@ -21,7 +23,6 @@ from ..options import (
 )
 from ..output import exit_code, renderer_for
 from ..progress import Progress
-from ..reading import warn_on_stderr
 from ..render import JSONRenderer, Renderer
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
@@ -211,7 +212,7 @@ class Batch:
 
     def show(self, found: Input) -> None:
         """One input's records (or the lines a worker wrote, and the records to count);
-        a :class:`CLIError` fails only this input when there are several."""
+        a :class:`RunError` fails only this input when there are several."""
         path, renderer = found.path, self.renderer
         if self.between_only:
             self.progress.clear()
@@ -228,7 +229,7 @@ class Batch:
                     renderer.count(record)
                 self.tally.add(record)
                 self.progress.blocks, self.progress.errors = self.tally.blocks, self.tally.errors
-        except CLIError as exc:
+        except RunError as exc:
             if not self.several:
                 raise
             self.failed += 1

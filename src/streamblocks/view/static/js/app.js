@@ -14,6 +14,7 @@ import "./chrome.js";
 
 const FRAME_BUDGET_MS = 24; // events applied per animation frame, at most this long
 const NATIVE_ROWS = { command: "sb-command", file_change: "sb-file-change", code: "sb-code-block", todo: "sb-todo" };
+const NATIVE_TAGS = new Set(Object.values(NATIVE_ROWS));
 const QUIET_TYPES = new Set([
   "STEP_STARTED", "STEP_FINISHED", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT",
   "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA", "REASONING_ENCRYPTED_VALUE", "THINKING_START",
@@ -63,6 +64,7 @@ class Run extends HTMLElement {
     this.blocks = new Map(); // block id
     this.toolNames = new Map();
     this.lastResult = new Map();
+    this.held = null; // a tool result not drawn yet: {event, failed, parent}
     this.parentOf = null; // the tool call id the next row nests under
     this.chunk = null; // the row of the last *_CHUNK event: it ends with the next event
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
@@ -150,6 +152,9 @@ class Run extends HTMLElement {
       applied += 1;
       if ((applied & 255) === 0 && performance.now() > deadline) break;
     }
+    // Every event received is applied: a result still held is drawn (a live run may
+    // wait a while before its next event).
+    if (this.held !== null && !this.queue.length && this.head === this.events.length) this.release();
     this.list.paint();
     this.outline.update();
     this.footer?.update(this);
@@ -237,7 +242,49 @@ class Run extends HTMLElement {
     return key;
   }
 
+  // A tool result is drawn once. Claude Code's Bash, Read, Edit and TodoWrite results come
+  // as a result and then the typed row they stand for (the terminal, the code panel…)
+  // naming the same call, so a result waits for the next event and is not drawn when
+  // that row follows. True when `event` was taken in while waiting.
+  settle(event) {
+    const held = this.held;
+    const id = held.event.toolCallId;
+    if (event.type === "CUSTOM") {
+      const value = event.value ?? EMPTY;
+      const name = event.name;
+      if (name === "streamblocks.view.tool_error" && value.tool_call_id === id) {
+        held.failed = true;
+        return true;
+      }
+      if (name === "streamblocks.view.parent") {
+        this.parentOf = value.parent_id ?? null; // (the row after the result's)
+        return true;
+      }
+      const typed = (name === "streamblocks.block_start" || name === "streamblocks.block_end")
+        && value.syntax === "native" && NATIVE_ROWS[value.block_type ?? value.type] !== undefined;
+      if (typed && value.attrs?.tool_call_id === id) {
+        this.held = null; // the typed row stands for the result
+        return false;
+      }
+    }
+    this.release();
+    return false;
+  }
+
+  // Draw the tool result held back (nested where it arrived).
+  release() {
+    const { event, failed, parent } = this.held;
+    this.held = null;
+    const after = this.parentOf;
+    this.parentOf = parent;
+    const result = this.add("sb-tool-result", [event.toolCallId, event.content, this.toolNames.get(event.toolCallId)]);
+    this.parentOf = after;
+    this.lastResult.set(event.toolCallId, result);
+    if (failed) this.custom("streamblocks.view.tool_error", { tool_call_id: event.toolCallId });
+  }
+
   apply(event) {
+    if (this.held !== null && this.settle(event)) return;
     const type = String(event.type);
     switch (type) {
       case "RUN_STARTED":
@@ -286,11 +333,10 @@ class Run extends HTMLElement {
       case "TOOL_CALL_END":
         this.do(this.tools, event.toolCallId, "end");
         return;
-      case "TOOL_CALL_RESULT": {
-        const result = this.add("sb-tool-result", [event.toolCallId, event.content, this.toolNames.get(event.toolCallId)]);
-        this.lastResult.set(event.toolCallId, result);
+      case "TOOL_CALL_RESULT":
+        this.held = { event, failed: false, parent: this.parentOf };
+        this.parentOf = null;
         return;
-      }
       case "CUSTOM":
         this.custom(String(event.name), event.value ?? {});
         return;
@@ -351,6 +397,13 @@ class Run extends HTMLElement {
     } else if (name === "streamblocks.block_error") {
       const id = value.block_id;
       let item = this.blocks.get(id);
+      if (item && NATIVE_TAGS.has(item.tag)) {
+        // A native row (a command's terminal) whose block was rejected: it says so itself,
+        // and never shows "completed" over an output that was dropped.
+        this.do(this.blocks, id, "fail", value);
+        this.outline.failed(item, `${value.code ?? "error"}: ${value.message ?? ""}`);
+        return;
+      }
       if (!item || item.tag !== "sb-block") {
         item = this.add("sb-block", [{ block_id: id, block_type: value.block_type ?? "block", syntax: "" }], this.blocks, id);
       }
@@ -380,6 +433,7 @@ class Run extends HTMLElement {
 
   finish(state, result, error, reason = null) {
     if (this.finished) return;
+    if (this.held !== null) this.release();
     this.finished = true;
     if (this.chunk !== null) this.endChunk({});
     if (state !== "finished") this.cutOpenRows();

@@ -1,8 +1,8 @@
 """``streamblocks view``: show a stream or an agent run as a live web page.
 
-The command table in :mod:`streamblocks.cli` registers this module with
-:func:`add_parser`; :func:`run` is the handler. Starlette and uvicorn are imported only
-here, when the command runs, so the rest of the CLI works without the ``[view]`` extra.
+The command's arguments; :func:`run` serves the page of :mod:`streamblocks.view` — the
+one place the command line reaches the viewer. Starlette and uvicorn are imported only
+when the command runs, so the rest of the CLI works without the ``[view]`` extra.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ import webbrowser
 from pathlib import Path
 from typing import IO, Any
 
-from ..cli.options import add_markup_option, integer, number
+from ...runs.errors import RunError
+from ...runs.reading import SNIFF_LIMIT, refuse_binary
+from ..options import add_markup_option, integer, number
 
 EXTRA_MODULES = ("starlette", "uvicorn", "ag_ui")
 INSTALL_HINT = (
@@ -75,9 +77,9 @@ def _missing_extra() -> bool:
 
 
 def _processor(args: argparse.Namespace) -> Any:
-    from .. import StreamBlockProcessor
-    from ..cli.loading import load_adapter
-    from ..cli.registries import registry_for
+    from ... import StreamBlockProcessor
+    from ...runs.loading import load_adapter
+    from ...runs.registries import registry_for
 
     adapter: Any = None if args.adapter in (None, "text") else load_adapter(args.adapter)
     if args.adapter is None:
@@ -97,7 +99,7 @@ def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
     """The input, its title and whether it is live; a binary file is refused (as by
     ``extract``). The check reads the first bytes of a file only: a pipe is checked by
     the reader as it arrives, so that a live page is never held up."""
-    from .server import ViewError
+    from ...view.server import ViewError
 
     if args.file == "-":
         return sys.stdin.buffer, "<stdin>", True
@@ -107,11 +109,13 @@ def _input(args: argparse.Namespace) -> tuple[IO[bytes], str, bool]:
     except OSError as exc:
         raise ViewError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     if path.is_file():
-        head = handle.read(8192)
+        head = handle.read(SNIFF_LIMIT)
         handle.seek(0)
-        if b"\x00" in head:
+        try:
+            refuse_binary(head, args.file)
+        except RunError as exc:
             handle.close()
-            raise ViewError(f"{args.file} looks like a binary file (it contains NUL bytes)")
+            raise ViewError(str(exc)) from None
     return handle, path.name, not path.is_file()  # a named pipe is live too
 
 
@@ -125,8 +129,9 @@ def run(args: argparse.Namespace) -> int:
     if _missing_extra():
         print(f"streamblocks: {INSTALL_HINT}", file=sys.stderr)
         return 2
-    from . import runs, source
-    from .server import ViewError, bind, create_app, host_names, serve, url_of
+    from ...runs import live as source
+    from ...view import runs
+    from ...view.server import ViewError, bind, create_app, host_names, serve, url_of
 
     if args.file == "-" and _stdin_is_terminal():
         sys.stderr.write(

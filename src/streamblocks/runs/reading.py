@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import codecs
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
-from .errors import CLIError
+from .errors import RunError
 
 READ_SIZE = 65536
 """Most bytes taken by one read (a pipe returns what is there, often much less)."""
@@ -25,6 +25,16 @@ DECODE_WARNINGS = 5
 """Undecodable spots named one by one; after that, a count at the end."""
 
 Warn = Callable[[str], None]
+
+
+class BinaryInput(RunError, ValueError):
+    """The input is not text (it has NUL bytes)."""
+
+
+def refuse_binary(head: bytes, name: str) -> None:
+    """Raise :class:`BinaryInput` when the first bytes of ``name`` hold a NUL byte."""
+    if b"\x00" in head[:SNIFF_LIMIT]:
+        raise BinaryInput(f"{name} looks like a binary file (it contains NUL bytes)")
 
 
 def warn_on_stderr(message: str) -> None:
@@ -41,8 +51,7 @@ class ByteReader:
         """Bytes handed out so far."""
         self._read = getattr(handle, "read1", handle.read)
         self.head = self._sniff_head()
-        if b"\x00" in self.head:
-            raise CLIError(f"{name} looks like a binary file (it contains NUL bytes)")
+        refuse_binary(self.head, name)
 
     def _sniff_head(self) -> bytes:
         """Read until the first non-blank line is complete (and the next one when it is a
@@ -124,9 +133,9 @@ class Decoder:
             )
 
 
-def decoded(reader: ByteReader, decoder: Decoder) -> Iterator[str]:
-    """The input's text, piece by piece as it arrives."""
-    for data in reader.chunks():
+def decoded(chunks: Iterable[bytes], decoder: Decoder) -> Iterator[str]:
+    """The input's text, piece by piece as its bytes arrive."""
+    for data in chunks:
         text = decoder.decode(data)
         if text:
             yield text
@@ -161,4 +170,13 @@ def lines(texts: Iterator[str], limit: int | None = None) -> Iterator[str | None
         yield None if held < 0 else "".join(parts)
 
 
-__all__ = ["ByteReader", "Decoder", "Warn", "decoded", "lines", "warn_on_stderr"]
+__all__ = [
+    "BinaryInput",
+    "ByteReader",
+    "Decoder",
+    "Warn",
+    "decoded",
+    "lines",
+    "refuse_binary",
+    "warn_on_stderr",
+]
