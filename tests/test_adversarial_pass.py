@@ -1,0 +1,41 @@
+"""Reading-order and chunking cases found by the adversarial pass (issue 39)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import chunkings
+from streamblocks import BlockRegistry, StreamBlockProcessor, collect
+from streamblocks.core.events import BlockError
+from streamblocks.markup import Markup
+from streamblocks.testing import conserved, normalise, run_chunks
+
+CALL = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>'
+
+
+@pytest.mark.parametrize("tail", ["", "\n", " \n "])
+def test_a_reply_ending_right_after_a_call_in_thinking_has_no_thinking_after_it(
+    tail: str,
+) -> None:
+    text = "<think>I will call f.\n" + CALL + tail
+    processor = StreamBlockProcessor(
+        BlockRegistry(), markup=Markup("qwen3", calls_in_thinking=True)
+    )
+    whole = run_chunks(processor, [text])
+    for chunks in chunkings(text):
+        assert normalise(run_chunks(processor, chunks)) == normalise(whole), chunks
+    assert conserved(whole) == text
+    assert not [e for e in whole if isinstance(e, BlockError)]
+    step = collect(whole)
+    assert [(c.name, c.arguments) for c in step.tool_calls] == [("f", {"a": 1})]
+    assert step.thinking == "I will call f."
+    starts = [e.block_type for e in whole if type(e).__name__ == "BlockStart"]
+    assert starts == ["thinking", "tool_call"]
+
+
+def test_text_after_a_call_in_thinking_at_the_end_is_still_thinking() -> None:
+    text = "<think>a" + CALL + "b"
+    markup = Markup("qwen3", calls_in_thinking=True)
+    events = run_chunks(StreamBlockProcessor(BlockRegistry(), markup=markup), [text])
+    assert not [e for e in events if isinstance(e, BlockError)]
+    assert collect(events).thinking == "ab"
