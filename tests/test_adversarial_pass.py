@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import chunkings
-from streamblocks import BlockRegistry, StreamBlockProcessor, collect
+from streamblocks import BlockRegistry, GadgetSyntax, StreamBlockProcessor, collect
 from streamblocks.core.events import BlockError
 from streamblocks.markup import Markup
 from streamblocks.testing import conserved, normalise, run_chunks
@@ -39,3 +39,19 @@ def test_text_after_a_call_in_thinking_at_the_end_is_still_thinking() -> None:
     events = run_chunks(StreamBlockProcessor(BlockRegistry(), markup=markup), [text])
     assert not [e for e in events if isinstance(e, BlockError)]
     assert collect(events).thinking == "ab"
+
+
+def test_a_line_marker_that_starts_like_a_markup_opener_is_read_at_every_chunking() -> None:
+    # ``<`` may begin ``<tool_call>``: the reader holds it after ``</think>\n``; when it
+    # turns out to be no markup, the line it begins is still a line start.
+    registry = BlockRegistry()
+    registry.register(
+        "Plan",
+        syntax=GadgetSyntax(start_prefix="<<<START:", end_prefix="<<<END", arg_prefix="<<<ARG:"),
+    )
+    text = "<think>x</think>\n<<<START:Plan\n<<<ARG:a\n1\n<<<END\n"
+    processor = StreamBlockProcessor(registry, markup=Markup("qwen3"))
+    whole = run_chunks(processor, [text])
+    for chunks in chunkings(text):
+        assert normalise(run_chunks(processor, chunks)) == normalise(whole), chunks
+    assert [c.arguments for c in collect(whole).tool_calls] == [{"a": 1}]
