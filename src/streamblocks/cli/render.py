@@ -113,6 +113,10 @@ class Renderer:
     def totals(self, line: str) -> None:
         """The closing line of a run over several inputs."""
 
+    def aside(self, title: str, lines: list[str]) -> None:
+        """A note beside the records, not one of them (the demo's *the model wrote:*);
+        ``--json`` leaves it out."""
+
     def close(self) -> None:
         """Release the terminal (a live display)."""
 
@@ -210,6 +214,10 @@ class PlainRenderer(Renderer):
         elif kind == "STREAM_FINISHED":
             self._newline()
             self._write(f"— {self.summary(record)}\n")
+
+    def aside(self, title: str, lines: list[str]) -> None:
+        self._newline()
+        self._write(f"{INDENT}{title}\n" + "".join(f"{INDENT}┆ {line}\n" for line in lines))
 
     def close(self) -> None:
         """The end, or an interruption (Ctrl-C): a block still open gets its closing line."""
