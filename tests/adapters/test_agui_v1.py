@@ -24,6 +24,8 @@ from . import subagent_transcripts as sub
 from .test_agui_output import agui_client, check_framing, client_run  # noqa: F401
 
 EVENT = TypeAdapter(core.Event)
+V1 = hasattr(core, "SubagentStartedEvent")  # ag-ui-protocol 1.0 or newer
+needs_1_0 = pytest.mark.skipif(not V1, reason="AG-UI 1.0 events need ag-ui-protocol 1.0")
 
 
 def processor(**kwargs: Any) -> StreamBlockProcessor:
@@ -64,6 +66,7 @@ def subagent_view(events: list[Any]) -> list[tuple[Any, ...]]:
 # ---------------------------------------------------------------------------- out
 
 
+@needs_1_0
 def test_a_claude_sub_agent_run_goes_out_as_1_0_events() -> None:
     events = out(sub.claude_subagent_run())
     check_framing(events)
@@ -107,6 +110,7 @@ def test_a_claude_sub_agent_run_goes_out_as_1_0_events() -> None:
     assert finished.outcome == core.RunFinishedSuccessOutcome()  # every call answered
 
 
+@needs_1_0
 def test_the_official_client_verifies_sub_agents(agui_client: Path, tmp_path: Path) -> None:  # noqa: F811
     body = b"".join(sse_body(processor(), sub.claude_subagent_partial_run(), binary=True))
     got = client_run(agui_client, body, tmp_path, chunk=3)
@@ -123,6 +127,7 @@ def test_the_official_client_verifies_sub_agents(agui_client: Path, tmp_path: Pa
     assert texts[sub.MAIN_TEXT[1]] is None
 
 
+@needs_1_0
 def test_outcome_names_the_calls_left_to_run() -> None:
     call = "Looking.\n!!!GADGET_START:Search\n!!!ARG:query\ncats\n!!!GADGET_END\n"
     finished = out([call])[-1]
@@ -135,6 +140,7 @@ def test_outcome_names_the_calls_left_to_run() -> None:
     assert out(sub.claude_subagent_run())[-1].outcome.pending_tool_call_ids is None
 
 
+@needs_1_0
 def test_redacted_thinking_is_an_encrypted_value() -> None:
     redacted = {"type": "content_block_start", "index": 0}
     redacted["content_block"] = {"type": "redacted_thinking", "data": "ENCRYPTED=="}
@@ -160,7 +166,8 @@ def test_the_older_shape_when_asked() -> None:
     events = out(sub.claude_subagent_run(), protocol="0.1")
     check_framing(events)
     got = kinds(events)
-    assert events[0].protocol_version is None and events[-1].outcome is None
+    assert getattr(events[0], "protocol_version", None) is None
+    assert events[-1].outcome is None
     assert not any(k.startswith("SUBAGENT") or k == "REASONING_ENCRYPTED_VALUE" for k in got)
     assert all(getattr(e, "subagent_run_id", None) is None for e in events)
     starts = [e.value for e in events if getattr(e, "name", "") == "streamblocks.block_start"]
@@ -170,11 +177,16 @@ def test_the_older_shape_when_asked() -> None:
     }
     with pytest.raises(ValueError, match="unknown AG-UI protocol"):
         AGUIOutputAdapter(protocol="2.0")
+    assert AGUIOutputAdapter().protocol == ("1.0" if V1 else "0.1")  # the SDK's newest
+    if not V1:
+        with pytest.raises(ValueError, match=r"needs ag-ui-protocol 1\.0"):
+            AGUIOutputAdapter(protocol="1.0")
 
 
 # ----------------------------------------------------------------------------- in
 
 
+@needs_1_0
 def test_1_0_events_in_become_nested_blocks_and_signatures() -> None:
     events = [
         core.RunStartedEvent(thread_id="t", run_id="r", protocol_version="1.0"),
@@ -185,7 +197,7 @@ def test_1_0_events_in_become_nested_blocks_and_signatures() -> None:
             subagent_run_id="run_a", name="researcher", parent_tool_call_id="call_a"
         ),
         core.ReasoningStartEvent(message_id="r1", subagent_run_id="run_a"),
-        core.ReasoningMessageStartEvent(message_id="r1", subagent_run_id="run_a"),
+        core.ReasoningMessageStartEvent(message_id="r1", role="reasoning", subagent_run_id="run_a"),
         core.ReasoningMessageContentEvent(message_id="r1", delta="hm", subagent_run_id="run_a"),
         core.ReasoningMessageEndEvent(message_id="r1", subagent_run_id="run_a"),
         core.ReasoningEncryptedValueEvent(  # after the message's end, inside its span
@@ -226,6 +238,7 @@ def test_1_0_events_in_become_nested_blocks_and_signatures() -> None:
     assert (agent.id, agent.name, agent.text) == ("call_a", "research", "bees dance")
 
 
+@needs_1_0
 def test_an_encrypted_value_for_a_call_is_its_thought_signature() -> None:
     events = [
         {"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "f"},
@@ -273,6 +286,7 @@ def _facts(events: list[Any]) -> dict[str, Any]:
     }
 
 
+@needs_1_0
 @pytest.mark.parametrize("name", ["snapshots", "partial"])
 def test_a_round_trip_keeps_sub_agents_signatures_and_outcome(name: str) -> None:
     source = {"snapshots": sub.claude_subagent_run, "partial": sub.claude_subagent_partial_run}
@@ -284,6 +298,7 @@ def test_a_round_trip_keeps_sub_agents_signatures_and_outcome(name: str) -> None
     assert _facts(out(wire(again))) == _facts(first)
 
 
+@needs_1_0
 @settings(max_examples=30, deadline=None)
 @given(
     calls=st.lists(st.sampled_from(["answered", "pending", "sub-agent"]), max_size=5),

@@ -26,8 +26,9 @@ same.
 What the AG-UI events do not carry is added as ``CUSTOM`` events named
 ``streamblocks.view.*``: ``warning`` (input the viewer could not read, a warning the
 library raised; also printed on stderr), ``tool_error`` (``TOOL_CALL_RESULT`` has no
-error flag), ``parent`` (the next row belongs to the sub-agent started by the tool call
-``parent_id``: its block carries ``attrs["parent_id"]``, which the AG-UI events drop),
+error flag), ``parent`` (with an AG-UI SDK older than 1.0 only: the next row belongs to
+the sub-agent started by the tool call ``parent_id``; in 1.0 the events carry the
+sub-agent's ``subagent_run_id`` and ``SUBAGENT_STARTED`` names its call),
 ``partial`` (a tool call's arguments as far as written, ``BlockDelta.partial``, so the
 card fills while they stream: sent on every delta up to 2 KB of arguments, then each
 time they grew by a quarter, so a long call costs a few times its size, not its square;
@@ -254,7 +255,7 @@ class Converter:
         result's: its row is made at its end); a tool call's arguments followed."""
         out = self.to_agui(event)
         native = event.syntax == "native"
-        parent = event.attrs.get("parent_id")
+        parent = event.attrs.get("parent_id") if self.output.protocol == "0.1" else None
         if parent not in (None, "") and not (native and event.block_type == "tool_result"):
             self.nested.add(event.block_id)
             if out:
@@ -272,7 +273,7 @@ class Converter:
         out = self.to_agui(event) if whole is None else self.output.whole_end(event, whole)
         block = event.block
         attrs = block.attrs
-        parent = attrs.get("parent_id")
+        parent = attrs.get("parent_id") if self.output.protocol == "0.1" else None
         if parent not in (None, ""):
             if block.id in self.nested:
                 self.nested.discard(block.id)

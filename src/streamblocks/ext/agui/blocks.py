@@ -73,6 +73,7 @@ class BlockEvents:
         self._new_id = new_id
         self._open: dict[str, _Open] = {}
         self.pending: dict[str, None] = {}  # the run's own calls without a result yet
+        self.encrypted_values = True  # (the viewer's page shows none: it sends none)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "core": None}  # set again by the adapter that owns it
@@ -102,7 +103,11 @@ class BlockEvents:
             opened = _Open("thinking", by, message_id=f"{self.stream_id}-{event.block_id}")
             if "thinking" in groups:
                 out.append(core.ReasoningStartEvent(message_id=opened.message_id, **by))
-                out.append(core.ReasoningMessageStartEvent(message_id=opened.message_id, **by))
+                out.append(
+                    core.ReasoningMessageStartEvent(
+                        message_id=opened.message_id, role="reasoning", **by
+                    )
+                )
         elif kind == "tool_call" or event.syntax == "gadget":
             call_id = event.attrs.get("id") if native else None
             name = str((event.attrs.get("name") if native else None) or event.block_type)
@@ -115,7 +120,7 @@ class BlockEvents:
                     core.ToolCallStartEvent(
                         tool_call_id=opened.tool_call_id,
                         tool_call_name=name,
-                        parent_message_id=self._parent_message(by),
+                        parent_message_id=self.message_of(by),
                         **by,
                     )
                 )
@@ -133,7 +138,7 @@ class BlockEvents:
                 out.append(self.custom("block_start", start_payload(event), by))
         self._open[event.block_id] = opened
 
-    def _parent_message(self, by: dict[str, str]) -> str | None:
+    def message_of(self, by: dict[str, str]) -> str | None:
         """The text message a tool call belongs to: the last one of its own agent."""
         if by and self.subagents is not None:
             return self.subagents.messages.get(by["subagent_run_id"])
@@ -192,6 +197,8 @@ class BlockEvents:
         """``REASONING_ENCRYPTED_VALUE`` for a thinking block's signature or redacted
         thinking, or a call's thought signature (protocol 1.0)."""
         if self.subagents is None or not attrs or "thinking" not in self.groups:
+            return
+        if not self.encrypted_values:
             return
         if opened.kind == "thinking":
             subtype, entity = "message", opened.message_id
@@ -256,15 +263,20 @@ class BlockEvents:
             if "blocks" in self.groups:
                 out.append(self.custom("block_end", self.payload(event), opened.by))
         else:
-            attrs = block.attrs
-            own = opened.kind in ("tool", "gadget") and parent_of(attrs) is None
-            if own and not attrs.get("server"):  # (a server-side tool ran where it was called)
-                self.pending[opened.tool_call_id] = None
-            if opened.kind == "tool" and self.subagents is not None:
-                name = attrs.get("name") or block.type
-                self.subagents.note_call(opened.tool_call_id, name, block.content, attrs)
+            if opened.kind in ("tool", "gadget"):
+                self.ended_call(opened.tool_call_id, block)
             content = block.content if block.content is not None else {}
             self._close_open(opened, out, content, block.attrs)
+
+    def ended_call(self, call_id: str, block: Any) -> None:
+        """A call is complete: one of the run's own left to run until its result comes
+        (a server-side tool's ran where it was called), one that may start a sub-agent."""
+        attrs = block.attrs
+        if parent_of(attrs) is None and not attrs.get("server"):
+            self.pending[call_id] = None
+        if self.subagents is not None and block.syntax == "native":
+            name = attrs.get("name") or block.type
+            self.subagents.note_call(call_id, name, block.content, attrs)
 
     def result(self, block: Any, by: dict[str, str], out: list[Any]) -> None:
         """A native tool result: the sub-agent its call ran ends first (1.0)."""

@@ -5,8 +5,10 @@
 // applying an event changes a row's model only (list.js), and the frame then draws the
 // few rows near the viewport. So a 50 MB run costs the page its models, not its elements.
 //
-// A sub-agent's rows arrive after a `streamblocks.view.parent` event naming the tool call
-// that started it (its blocks carry `attrs.parent_id`); they are nested under that call.
+// A sub-agent's rows are nested under the tool call that started it: AG-UI 1.0 events
+// carry its `subagentRunId`, which its SUBAGENT_STARTED tied to that call
+// (`parentToolCallId`); with an AG-UI SDK older than 1.0, a `streamblocks.view.parent`
+// event naming the call comes before each of its rows instead.
 
 import { Item, NONE, VirtualList } from "./list.js";
 import { Outline } from "./outline.js";
@@ -68,6 +70,7 @@ class Run extends HTMLElement {
     this.lastResult = new Map();
     this.held = null; // a tool result not drawn yet: {event, failed, parent}
     this.parentOf = null; // the tool call id the next row nests under
+    this.subagents = new Map(); // subagentRunId -> the tool call that started it
     this.chunk = null; // the row of the last *_CHUNK event: it ends with the next event
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
     this.count = 0;
@@ -228,12 +231,15 @@ class Run extends HTMLElement {
     }
     this.count += 1;
     if (BEFORE_EVENTS.has(this.current) && !this.finished) this.state("streaming");
+    const agent = event.subagentRunId;
     try {
       if (this.chunk !== null) this.endChunk(event);
+      if (typeof agent === "string") this.parentOf = this.subagents.get(agent) ?? agent;
       this.apply(event);
     } catch (error) {
       this.warn(`could not show a ${event.type} event: ${error.message}`);
     }
+    if (typeof agent === "string") this.parentOf = null;
   }
 
   // Do `method(arg)` to the row `rows` has under `key`, if there is one.
@@ -342,6 +348,12 @@ class Run extends HTMLElement {
     switch (type) {
       case "RUN_STARTED":
         return;
+      case "SUBAGENT_STARTED":
+        this.subagents.set(event.subagentRunId, event.parentToolCallId ?? event.subagentRunId);
+        return;
+      case "SUBAGENT_FINISHED":
+      case "SUBAGENT_ERROR":
+        return; // the call's result row says how it ended
       case "TEXT_MESSAGE_START":
         this.add("sb-text", NONE, this.texts, event.messageId);
         return;
