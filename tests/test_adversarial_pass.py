@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from helpers import chunkings
-from streamblocks import BlockRegistry, GadgetSyntax, StreamBlockProcessor, collect
+from streamblocks import (
+    BlockRegistry,
+    DelimiterPreambleSyntax,
+    GadgetSyntax,
+    StreamBlockProcessor,
+    collect,
+)
 from streamblocks.core.events import BlockError
 from streamblocks.markup import Markup
 from streamblocks.testing import conserved, normalise, run_chunks
@@ -55,3 +61,14 @@ def test_a_line_marker_that_starts_like_a_markup_opener_is_read_at_every_chunkin
     for chunks in chunkings(text):
         assert normalise(run_chunks(processor, chunks)) == normalise(whole), chunks
     assert [c.arguments for c in collect(whole).tool_calls] == [{"a": 1}]
+
+
+def test_delimiters_that_start_like_a_mistral_marker_are_read_at_every_chunking() -> None:
+    registry = BlockRegistry()
+    registry.register("note", syntax=DelimiterPreambleSyntax(delimiter="[[", end_marker="[[end"))
+    text = "[THINK]x[/THINK]\n[[n1:note\nbody\n[[end\n"
+    processor = StreamBlockProcessor(registry, markup=Markup("mistral"))
+    whole = run_chunks(processor, [text])
+    for chunks in chunkings(text):
+        assert normalise(run_chunks(processor, chunks)) == normalise(whole), chunks
+    assert [e.block_type for e in whole if type(e).__name__ == "BlockEnd"] == ["thinking", "note"]
