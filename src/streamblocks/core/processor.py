@@ -48,6 +48,7 @@ class StreamBlockProcessor:
     order, to every stream's events after block extraction (a transform with
     ``for_stream()`` gets a fresh instance per stream). ``abort_on`` (error codes and/or
     predicates on events) ends a stream early: see :mod:`streamblocks.core.abort`.
+    ``reference=True`` turns every fast path off (:mod:`streamblocks.testing.differential`).
 
     The processor holds no per-stream state: use it for any number of streams, one
     after another or concurrently.
@@ -66,6 +67,7 @@ class StreamBlockProcessor:
         transforms: Sequence[DeltaTransform] = (),
         abort_on: AbortSpec = None,
         markup: Any = None,
+        reference: bool = False,
     ) -> None:
         # (``| Any`` above: the compiled build would reject a wrong type with its own
         # TypeError before these checks could name the mistake)
@@ -92,6 +94,7 @@ class StreamBlockProcessor:
         compose_transforms(*self.transforms)  # checks that each one is a transform
         self.abort_on = abort_on
         self.abort_policy = AbortPolicy.parse(abort_on)
+        self.reference = reference
         # -- model markup (streamblocks.markup builds on core; imported when asked for)
         self.markup: tuple[Any, ...] | str = ()
         if markup is not None:
@@ -139,6 +142,7 @@ class StreamBlockProcessor:
                 limits=self.limits,
                 input_adapter=self.input_adapter,
                 transforms=self.transforms,
+                reference=self.reference,
                 policy=self.abort_policy,
             )
         return Session(
@@ -147,6 +151,7 @@ class StreamBlockProcessor:
             limits=self.limits,
             input_adapter=self.input_adapter,
             transforms=self.transforms,
+            reference=self.reference,
         )
 
     def restore(self, snapshot: bytes) -> Session:
@@ -219,8 +224,7 @@ _END = object()
 
 class Events:
     """The events of one synchronous stream (what :meth:`~StreamBlockProcessor.process`
-    returns): its generator, closed when the consumer drops it — which a compiled
-    generator, unlike Python's, does not do by itself."""
+    returns): its generator, closed when the consumer drops it (a compiled one is not)."""
 
     def __init__(self, events: Generator[Any, None, None]) -> None:
         self._events = events

@@ -10,14 +10,14 @@ life cycle: ``feed`` after ``close``, a ``feed`` that raised, snapshots.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from ..adapters.protocols import InputAdapter
 from ..transforms import DeltaTransform, compose_transforms
-from . import lean, lean_regions
+from . import fast, lean, lean_regions
 from .emitter import Emitter
 from .errors import SessionClosedError
 from .events import (
@@ -76,6 +76,7 @@ class Session:
         limits: Limits,
         input_adapter: InputAdapter | str | None,
         transforms: Sequence[DeltaTransform] = (),
+        reference: bool = False,
     ) -> None:
         self.stream_id = stream_id
         self._plan = plan
@@ -87,10 +88,14 @@ class Session:
         self._aborted: str | None = None
         self._em = Emitter()
         self._scan = Scanner(plan, limits, self._em)
-        self._scan.lean = self._identity and not transforms
         self._provider = ProviderEvents(self._em, limits, self._consume, input_adapter)
         self._transforms = tuple(transforms)
+        self.use(() if reference else fast.FAST_PATHS)
         self._chain = compose_transforms(*transforms).for_stream() if transforms else None
+
+    def use(self, paths: Collection[str]) -> None:
+        """Take only the fast paths named in ``paths`` (:data:`.fast.FAST_PATHS`)."""
+        fast.use(self._scan, paths, lean=self._identity and not self._transforms)
 
     # ------------------------------------------------------------------ public API
 
