@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Final
 from .whole import shown_spans
 
 if TYPE_CHECKING:
+    from .provider import ProviderEvents
     from .scanner import Scanner
 
 FAST_PATHS: Final = ("lean", "whole", "closing", "shown", "reader")
@@ -29,9 +30,22 @@ FAST_PATHS: Final = ("lean", "whole", "closing", "shown", "reader")
 
 def use(sc: Scanner, paths: Collection[str], *, lean: bool) -> None:
     """Turn on the fast paths named in ``paths`` and off the others; ``lean``: whether
-    the session may take its lean steps at all (text in, no transforms)."""
-    sc.lean = lean and "lean" in paths
+    the session may take its lean steps now (text in, no transforms; ``lean_ok`` keeps
+    the choice for a stream that auto-detection settles as text)."""
+    sc.lean_ok = "lean" in paths
+    sc.lean = lean and sc.lean_ok
     sc.whole = "whole" in paths
     sc.to_closing = "closing" in paths
     sc.shown_spans = shown_spans(sc.openers) if "shown" in paths else {}
     sc.reference = "reader" not in paths
+
+
+def settle_text(sc: Scanner, provider: ProviderEvents, first: str, transforms: bool) -> bool:
+    """Whether auto-detection settles, on a first ``str`` chunk, that the stream is text:
+    it is then read as with ``input_adapter=None`` (the lean steps too), once for all."""
+    if provider._adapter_spec != "auto":
+        return False
+    adapter = provider._adapter = provider._choose_adapter(first)
+    provider._questions(adapter)
+    sc.lean = sc.lean_ok and not transforms
+    return True

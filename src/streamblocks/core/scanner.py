@@ -50,7 +50,8 @@ class Scanner:
     __slots__ = (
         "all_openers", "block", "block_search", "closing", "content_stop", "em", "examined",
         "fence_search", "final", "flow", "inline", "lean", "lean_flow", "lean_from",
-        "lean_limit", "lean_path", "limits", "line", "max_marker", "mode", "nl_lean", "nl_only",
+        "lean_limit", "lean_ok", "lean_path", "limits", "line", "max_marker", "mode", "nl_lean",
+        "nl_only",
         "opener_also", "opener_first", "opener_held", "openers", "outside_search",
         "outside_starts", "outside_stop", "parser", "plan", "prefilter", "readers", "reference",
         "region", "room", "scan_fences", "searched", "shown_spans", "shown_stop", "starts",
@@ -127,6 +128,7 @@ class Scanner:
         self.final = False
         self.examined = 0
         self.lean = False
+        self.lean_ok = True
         """Whether the session takes the lean steps at all (text in, no transforms)."""
         self.whole = True
         """Whether a block whose closing line is in the text is read at once (:mod:`.whole`)."""

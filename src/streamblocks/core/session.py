@@ -262,6 +262,8 @@ class Session:
         out = em.out = []
         if not self._started:
             self._begin()
+        if not self._identity and provider._adapter is None and chunk.__class__ is str:
+            self._identity = fast.settle_text(scan, provider, chunk, bool(self._transforms))
         if not self._identity or chunk.__class__ is not str:
             provider._feed_event(chunk)
             if provider._ended:
@@ -329,15 +331,13 @@ class Session:
 
     @property
     def broken(self) -> bool:
-        """A ``feed`` (or ``close``) call raised part-way: the session's state is not
-        trusted any more. ``feed`` raises :class:`SessionClosedError`; :meth:`close`
-        emits only ``STREAM_FINISHED`` with ``stop_reason=error``."""
+        """A ``feed`` (or ``close``) call raised part-way, so the state is not trusted: ``feed``
+        raises :class:`SessionClosedError`, :meth:`close` emits only ``STREAM_FINISHED``."""
         return self._busy
 
     @property
     def examined(self) -> int:
-        """Characters the scanner has looked at so far (searched, handed to a syntax,
-        offered as a line): a counter for checking that the work is linear."""
+        """Characters read, and read again when held (:mod:`streamblocks.testing.differential`)."""
         lean.count_lean(self._scan)
         return self._scan.examined
 
