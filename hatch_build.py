@@ -21,7 +21,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 PACKAGE = Path("src/streamblocks")
 HOT = ("core/*.py", "syntaxes/*.py")
 MARKUP_READER = (
-    *("reader", "calls", "attribution", "body", "grammar", "scan", "schema"),
+    *("reader", "around", "calls", "head", "attribution", "body", "grammar", "scan", "schema"),
     *("arguments", "tagged", "items", "syntax"),
 )
 # What mypy must see to type-check the compiled modules as strictly as in development.

@@ -1,13 +1,15 @@
 """``streamblocks view`` at the size of real runs, measured in the browser.
 
-    python benchmarks/bench_view.py [--mb 10 50] [--kinds claude codex markdown]
+    python benchmarks/bench_view.py [--mb 10 50] [--kinds claude codex markdown sections]
                                     [--rounds 3] [--live-seconds 10] [--chromium PATH]
 
-Builds inputs of about ``--mb`` megabytes of three kinds: a Claude Code transcript
+Builds inputs of about ``--mb`` megabytes of four kinds: a Claude Code transcript
 (``stream-json`` lines: thinking, text with a note block, Read and Bash calls with their
 results), a Codex transcript (``codex exec --json``: reasoning, commands with output,
-replies in markdown, file changes with diffs) and a dense markdown reply (a block and a
-code fence every 250 bytes). Serves each with ``streamblocks view FILE --no-open`` and
+replies in markdown, file changes with diffs), a dense markdown reply (a block and a
+code fence every 250 bytes) and one long markdown reply of ordinary sections (a heading,
+a paragraph, a list, a Python fence and a table, repeated; no block: one text
+message). Serves each with ``streamblocks view FILE --no-open`` and
 opens it in headless Chromium (Playwright, the system's Chromium). Per round, from
 navigation start: the first row on screen (``sb-first-row``), every event applied
 (``sb-rendered``), and *scrollable to the end*: that, plus pressing End until the run's
@@ -17,7 +19,8 @@ and the whole renderer process's proportional set size from ``/proc``) with the 
 DOM nodes. The server's own time to send the whole run
 (``/events?batch`` read without a browser), wall and CPU, is measured once per input:
 with the page's main-thread time, it splits a round's time between server and page.
-``--live-seconds`` feeds a live page
+``--saved`` also saves each input as one file (``--html``) and opens it from disk, with
+the same marks. ``--live-seconds`` feeds a live page
 1,000 events a second through a pipe (Anthropic stream events, one text delta each) and
 samples how far the drawn text is behind what was written. Prints medians of the rounds
 and the load average.
@@ -45,7 +48,7 @@ import tempfile
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -228,18 +231,40 @@ def codex_transcript(size: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def markdown_reply(size: int) -> str:
+def _sections(size: int, section: Callable[[int], str]) -> str:
+    """``section(1)``, ``section(2)``… joined, until they hold ``size`` characters."""
     parts, total, n = [], 0, 0
     while total < size:
         n += 1
-        part = (
+        parts.append(section(n))
+        total += len(parts[-1])
+    return "".join(parts)
+
+
+def markdown_reply(size: int) -> str:
+    return _sections(
+        size,
+        lambda n: (
             f"## Section {n}\n\nThe parser is **fast** and `feed()` is linear; see "
             f"[the docs](https://example.com/{n}).\n\n- one\n- two\n\n"
             f"!!n{n}:note\nremember item {n}\n!!end\n\n```python\n{SNIPPET}```\n\n"
-        )
-        parts.append(part)
-        total += len(part)
-    return "".join(parts)
+        ),
+    )
+
+
+def sections_reply(size: int) -> str:
+    """One long markdown reply of ordinary sections (a heading, a paragraph, a short
+    list, a fenced Python block, a small table), no blocks: one text message."""
+    return _sections(
+        size,
+        lambda n: (
+            f"## Section {n}\n\nThe parser reads the stream **once**, and `feed()` stays "
+            f"linear in the size of the input; see [the docs](https://example.com/{n}).\n\n"
+            "- read the chunk\n- hand out the events\n- keep the tail\n\n"
+            f"```python\n{SNIPPET}```\n\n"
+            f"| step | cost |\n|---|---|\n| feed | {n} µs |\n| close | 1 µs |\n\n"
+        ),
+    )
 
 
 def _serve(path: Path | None) -> tuple[subprocess.Popen[str], str]:
@@ -282,6 +307,28 @@ SCROLL = f"""async () => {{
   return performance.now() - started;
 }}"""
 """A toggle and a scroll timed in the page, to the second animation frame after (drawn)."""
+
+
+MARKS = "Object.fromEntries(performance.getEntriesByType('mark').map(m => [m.name, m.startTime]))"
+
+
+def _to_end(page: Any) -> float:
+    """Milliseconds from pressing End to the run's last row drawn at the window's
+    bottom (NaN, said why, when it is never reached)."""
+    started = time.perf_counter()
+    page.keyboard.press("End")
+    try:
+        _until(
+            page,
+            f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
+            " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
+            timeout=60,
+        )
+    except TimeoutError:  # the last row never drawn: say how tall the list is
+        tall = page.evaluate(f"[{RUN}.list.offsets[{RUN}.list.shown.length], scrollY]")
+        print(f"  End did not reach the last row: list {tall[0]:.0f} px, at {tall[1]:.0f}")
+        return float("nan")
+    return (time.perf_counter() - started) * 1000
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -338,24 +385,8 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         page.goto(url)
         _until(page, "document.body.dataset.rendered")
         server_cpu = _cpu_seconds(process.pid) - at_start
-        marks = page.evaluate(
-            "Object.fromEntries(performance.getEntriesByType('mark')"
-            ".map(m => [m.name, m.startTime]))"
-        )
-        started = time.perf_counter()
-        page.keyboard.press("End")
-        try:
-            _until(
-                page,
-                f"{RUN}.list.drawn.at(-1) === {RUN}.list.shown.at(-1)"
-                " && innerHeight + scrollY >= document.documentElement.scrollHeight - 2",
-                timeout=60,
-            )
-            to_end = (time.perf_counter() - started) * 1000
-        except TimeoutError:  # the last row never drawn: say how tall the list is
-            tall = page.evaluate(f"[{RUN}.list.offsets[{RUN}.list.shown.length], scrollY]")
-            print(f"  End did not reach the last row: list {tall[0]:.0f} px, at {tall[1]:.0f}")
-            to_end = float("nan")
+        marks = page.evaluate(MARKS)
+        to_end = _to_end(page)
         toggle = page.evaluate(TOGGLE)
         scroll = page.evaluate(SCROLL)
         cdp.send("HeapProfiler.enable")
@@ -380,6 +411,32 @@ def one_round(browser: Any, path: Path) -> dict[str, float]:
         "main thread busy (ms)": metrics["TaskDuration"] * 1000,
         "server CPU (ms)": server_cpu * 1000,
         "rows": rows,
+    }
+
+
+def saved_round(browser: Any, path: Path) -> dict[str, float]:
+    """The same input saved as one file (``view FILE --html OUT``) and opened from disk:
+    the first row, every event applied and the end reached, from navigation start."""
+    out = path.with_suffix(".html")
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "streamblocks", "view", str(path), "--html", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    written = (time.perf_counter() - started) * 1000
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(out.as_uri())
+    _until(page, "document.body.dataset.rendered")
+    marks = page.evaluate(MARKS)
+    to_end = _to_end(page)
+    page.close()
+    return {
+        "file written (ms)": written,
+        "file (MB)": out.stat().st_size / 1e6,
+        "first row (ms)": marks["sb-first-row"],
+        "all events applied (ms)": marks["sb-rendered"],
+        "scrollable to the end (ms)": marks["sb-rendered"] + to_end,
     }
 
 
@@ -465,9 +522,10 @@ def live_round(browser: Any, seconds: float, rate: int = 1000) -> dict[str, floa
 def reader_cpu(path: Path, part: str) -> float:
     """The CPU seconds of the server's reader on ``path``: the library alone, or the
     whole reader (the library and the viewer's conversion into the page's messages)."""
+    from streamblocks.cli.commands.view import _processor
     from streamblocks.ext.agui import AGUIOutputAdapter
-    from streamblocks.view import runs, source
-    from streamblocks.view.command import _processor
+    from streamblocks.runs import live as source
+    from streamblocks.view import runs
 
     options = argparse.Namespace(adapter=None, registry=None, markup=None)
     processor = _processor(options)
@@ -509,6 +567,7 @@ KINDS = {
     "claude": ("Claude transcript", "claude.jsonl", claude_transcript),
     "codex": ("Codex transcript", "codex.jsonl", codex_transcript),
     "markdown": ("dense markdown reply", "reply.md", markdown_reply),
+    "sections": ("one long markdown reply", "long.md", sections_reply),
 }
 
 
@@ -537,6 +596,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--live-seconds", type=float, default=10.0)
     parser.add_argument("--no-server-time", action="store_true")
+    parser.add_argument(
+        "--saved", action="store_true", help="also open each input saved with --html, from disk"
+    )
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--reader", action="store_true", help="the server's reader alone")
     parser.add_argument("--part", choices=["library", "viewer"], nargs="+")
@@ -561,6 +623,9 @@ def main() -> None:
                 _print_reader(title, size, found, args.rounds)
             rounds = [one_round(browser, path) for _ in range(args.rounds)]
             _print(f"{title} {size:.1f} MB", rounds)
+            if args.saved:
+                rounds = [saved_round(browser, path) for _ in range(args.rounds)]
+                _print(f"{title} {size:.1f} MB saved as one file, from disk", rounds)
         if args.live_seconds:
             rounds = [live_round(browser, args.live_seconds) for _ in range(args.rounds)]
             _print(f"live, 1,000 events/s for {args.live_seconds:g} s", rounds)

@@ -95,7 +95,7 @@ def counting_registry(folder: Path, kill_at: int) -> str:
     module = folder / "killing_registry.py"
     module.write_text(
         "import os, signal\n"
-        "from streamblocks.cli.registries import default_registry\n"
+        "from streamblocks.runs.registries import default_registry\n"
         f"with open({str(folder / 'loads')!r}, 'ab') as loads:\n"
         "    loads.write(b'%10d\\n' % os.getpid())\n"
         "    loads.flush()\n"

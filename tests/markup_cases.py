@@ -274,3 +274,110 @@ CASES.append(
         calls=[("f", {})],
     )
 )
+
+# -- the families of issue 38, as their chat templates and the engines' parser tests write
+# them (vLLM minimax_m2 / seed_oss / hunyuan_a13b / hy_v3 / cohere_command /
+# nemotron_nano_v2 / phi4mini / lfm2 parsers; llama.cpp's chat parsers)
+CASES += [
+    case(
+        "minimax",
+        "The user asks for weather.\n</think>\n\nLet me search for that.\n<minimax:tool_call>\n"
+        '<invoke name="get_weather">\n<parameter name="city">Beijing</parameter>\n'
+        '<parameter name="days">2</parameter>\n</invoke>\n<invoke name="noop">\n</invoke>\n'
+        "</minimax:tool_call>",
+        starts_in_thinking=True,
+        tools=[WEATHER_TOOL],
+        thinking=["The user asks for weather."],
+        text="Let me search for that.\n",
+        calls=[("get_weather", {"city": "Beijing", "days": 2}), ("noop", {})],
+    ),
+    case(
+        "minimax",
+        '<minimax:tool_call><invoke name="f"><parameter name="a">x',
+        errors=[(True, '<minimax:tool_call><invoke name="f"><parameter name="a">x')],
+    ),
+    case(
+        "seed",
+        "<seed:think>Paris, three days.</seed:think>Checking.\n<seed:tool_call>\n"
+        "<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n"
+        "</parameter>\n</function>\n</seed:tool_call><seed:eos>",
+        tools=[WEATHER_TOOL],
+        thinking=["Paris, three days."],
+        text="Checking.\n",
+        calls=[("get_weather", {"city": "Paris", "days": 3})],
+    ),
+    case(
+        "hunyuan",
+        "<think>\nLook it up.\n</think>\n<answer>\nOn it.\n<tool_calls>\n"
+        '[{"name": "get_weather", "arguments": {"city": "Paris"}}, {"name": "g", "arguments": {}}]'
+        "\n</tool_calls>\n</answer>",
+        thinking=["Look it up."],
+        text="On it.\n",
+        calls=[("get_weather", {"city": "Paris"}), ("g", {})],
+    ),
+    case(
+        "hunyuan",
+        "<tool_calls:opensource><tool_call:opensource>get_weather<tool_sep:opensource>"
+        "<arg_key:opensource>city</arg_key:opensource><arg_value:opensource>Paris"
+        "</arg_value:opensource><arg_key:opensource>days</arg_key:opensource>"
+        "<arg_value:opensource>2</arg_value:opensource></tool_call:opensource>"
+        "<tool_call:opensource>g<tool_sep:opensource></tool_call:opensource>"
+        "</tool_calls:opensource>",
+        tools=[WEATHER_TOOL],
+        calls=[("get_weather", {"city": "Paris", "days": 2}), ("g", {})],
+    ),
+    case(
+        "hunyuan",
+        "Sure.<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value>"
+        "</tool_call></tool_calls>",
+        text="Sure.",
+        calls=[("f", {"a": "1"})],
+    ),
+    case(
+        "command",
+        "<|START_THINKING|>I will look it up.<|END_THINKING|><|START_ACTION|>[\n"
+        '    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}},\n'
+        '    {"tool_call_id": "1", "tool_name": "g", "parameters": {}}\n]<|END_ACTION|>',
+        thinking=["I will look it up."],
+        calls=[("get_weather", {"city": "Paris"}, "0"), ("g", {}, "1")],
+    ),
+    case(
+        "command",
+        "<|START_RESPONSE|>It is sunny in Paris.<|END_RESPONSE|>",
+        text="It is sunny in Paris.",
+    ),
+    case(
+        "nemotron",
+        "Plan the call.\n</think>\n\n<TOOLCALL>"
+        '[{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}]</TOOLCALL>',
+        starts_in_thinking=True,
+        thinking=["Plan the call."],
+        calls=[("get_weather", {"city": "Paris", "days": 2})],
+    ),
+    case(
+        "nemotron",
+        '<TOOLCALL>[{"name": "f", "arguments": {"a": "]</TOOLCALL>"}}]</TOOLCALL>after',
+        calls=[("f", {"a": "]</TOOLCALL>"})],
+        text="after",
+    ),
+    case(
+        "phi4",
+        'functools[{"name": "get_weather", "arguments": {"city": "Paris", "days": [1, 2]}}, '
+        '{"name": "g", "arguments": {}}]',
+        calls=[("get_weather", {"city": "Paris", "days": [1, 2]}), ("g", {})],
+    ),
+    case(
+        "phi4",
+        'I will check. functools[{"name": "f", "arguments": {}}] Done.',
+        text="I will check.  Done.",
+        calls=[("f", {})],
+    ),
+    case(
+        "lfm2",
+        "<think>Use the tool.</think>Checking.<|tool_call_start|>"
+        '[get_weather(city="Paris", days=2), g()]<|tool_call_end|>Done.<|im_end|>',
+        thinking=["Use the tool."],
+        text="Checking.Done.",
+        calls=[("get_weather", {"city": "Paris", "days": 2}), ("g", {})],
+    ),
+]

@@ -68,6 +68,22 @@ def test_rows_equal_extracts(client: Client, folder: Path, capsys: Any, tmp_path
     assert sum(row["warnings"] or 0 for row in runs) == 3 * COPIES  # bad lines, a bad byte
 
 
+def test_a_glob_a_folder_or_a_list_of_them(client: Client, folder: Path) -> None:
+    # A string is a path, never its characters: a glob, a folder, or a list of either.
+    paths = sorted(folder.iterdir())
+    jsonl = [str(p) for p in paths if p.suffix == ".jsonl"]
+    by_list = _rows(read_runs(jsonl).compute())
+    assert by_list and {row["source"] for row in by_list} == set(jsonl)
+    assert _rows(read_runs(str(folder / "*.jsonl")).compute()) == by_list
+    whole = _rows(read_runs([str(p) for p in paths]).compute())
+    assert _rows(read_runs(str(folder)).compute()) == whole
+    txt = [str(p) for p in paths if p.suffix == ".txt"]
+    both = _rows(read_runs([str(folder / "*.jsonl"), str(folder / "*.txt")]).compute())
+    assert both == _rows(read_runs(jsonl + txt).compute())
+    with pytest.raises(FileNotFoundError, match=r"no files in the pattern '.*\*\.csv'"):
+        read_runs(str(folder / "*.csv"))
+
+
 def test_files_are_cut_for_the_clients_workers(client: Client, folder: Path) -> None:
     paths = [str(p) for p in sorted(folder.iterdir())]
     per = math.ceil(len(paths) / task_count(len(paths), 2))  # two single-threaded workers

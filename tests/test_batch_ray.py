@@ -83,6 +83,21 @@ def test_rows_equal_extracts(cluster: None, folder: Path, capsys: Any, tmp_path:
     assert sum(row["kind"] == "run" for row in expected) == len(paths)
 
 
+def test_a_glob_a_folder_or_a_list_of_them(cluster: None, folder: Path, tmp_path: Path) -> None:
+    paths = sorted(folder.iterdir())
+    jsonl = [str(p) for p in paths if p.suffix == ".jsonl"]
+
+    def rows(dataset: Any) -> list[dict[str, Any]]:
+        return sorted(without_ids(dataset.take_all()), key=repr)
+
+    by_list = rows(read_runs(jsonl))
+    assert by_list and {row["source"] for row in by_list} == set(jsonl)
+    assert rows(read_runs(str(folder / "*.jsonl"))) == by_list
+    assert rows(read_runs(str(folder))) == rows(read_runs([str(p) for p in paths]))
+    with pytest.raises(FileNotFoundError, match="no files in the folder"):
+        read_runs(str(tmp_path))  # an empty folder
+
+
 def test_a_killed_worker_gives_the_same_rows_once(
     cluster: None, folder: Path, capsys: Any, tmp_path: Path
 ) -> None:

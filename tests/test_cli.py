@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from streamblocks.cli import default_registry, demo_events, main
-from streamblocks.cli.inputs import sniff
 from streamblocks.cli.render import event_dict
+from streamblocks.runs.inputs import sniff
 from streamblocks.testing import MockProvider, MockReply, MockToolCall
 
 REPLY = MockReply(
@@ -418,9 +418,10 @@ def test_extract_transcript_error_turn_and_strict(
     lines = _transcript("claude-error")
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     code, out, _ = run(capsys, "extract", str(path), "--json")
-    assert code == 0
+    assert code == 1  # a failed run is an exit status of its own (issue 39, item 8)
     finished = json_events(out)[-1]
     assert finished["stop_reason"] == "error"
+    assert run(capsys, "extract", str(path), "--json", "--allow-failed")[0] == 0
     assert "overloaded" in finished["error"]
     code, out, _ = run(capsys, "extract", str(path), "--plain", "--strict")
     assert code == 1

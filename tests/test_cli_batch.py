@@ -253,3 +253,27 @@ def test_json_written_by_workers_is_what_one_process_writes(tmp_path: Path, caps
         code, out, err, _ = outputs[0]
         assert (code, out) == (status, "")
         assert f"streamblocks: {len(paths)} files · " in err
+
+
+def test_failed_and_unreadable_runs_are_counted_and_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Issue 39, item 8: the totals count the runs that ended with `stop: error` and the
+    # inputs that could not be read, name them, and the exit status says so.
+    from adapters.transcripts import claude_error_run, claude_tool_run, jsonl
+
+    for index in range(4):
+        run_lines = claude_error_run() if index % 2 else claude_tool_run()
+        (tmp_path / f"run-{index}.jsonl").write_text(jsonl(run_lines), encoding="utf-8")
+    code, out, _ = run(capsys, "extract", str(tmp_path / "*.jsonl"), "--plain", "--hide-text")
+    totals = out.strip().splitlines()
+    assert code == 1
+    assert "4 files" in totals[-2] and "2 runs failed (stop: error)" in totals[-2]
+    assert totals[-1] == f"failed: {tmp_path / 'run-1.jsonl'}, {tmp_path / 'run-3.jsonl'}"
+    assert run(capsys, "extract", str(tmp_path / "*.jsonl"), "--plain", "--allow-failed")[0] == 0
+
+    (tmp_path / "run-9.jsonl").write_bytes(b"\x00\x01binary")
+    code, out, err = run(capsys, "extract", str(tmp_path / "*.jsonl"), "--plain", "--allow-failed")
+    assert code == 2 and "run-9.jsonl looks like a binary file" in err
+    assert "5 files" in out and "1 unreadable" in out
+    assert f"unreadable: {tmp_path / 'run-9.jsonl'}" in out

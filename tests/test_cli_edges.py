@@ -164,9 +164,10 @@ def test_a_price_table_gives_the_cost_the_adapter_does_not(tmp_path: Path, capsy
 def test_debug_works_in_any_position(argv: list[str], tmp_path: Path) -> None:
     path = tmp_path / "input.jsonl"
     path.write_text('{"a": 1}\n', encoding="utf-8")
-    from streamblocks.cli import CLIError, main
+    from streamblocks.cli import main
+    from streamblocks.runs import RunError
 
-    with pytest.raises(CLIError, match="unknown event format"):
+    with pytest.raises(RunError, match="unknown event format"):
         main([arg.format(path=path) for arg in argv])
 
 
@@ -219,7 +220,7 @@ def test_undecodable_bytes_are_replaced_and_located(tmp_path: Path, capsys: Any)
 
 def test_undecodable_offsets_across_reads() -> None:
     """A character cut between two reads, and a bad byte right after it."""
-    from streamblocks.cli.reading import Decoder
+    from streamblocks.runs.reading import Decoder
 
     notes: list[str] = []
     decoder = Decoder("utf-8", "x", notes.append)

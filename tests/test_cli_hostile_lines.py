@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import run
-from streamblocks.cli import inputs, reading
+from streamblocks.runs import inputs, reading
 
 START = {
     "type": "message_start",

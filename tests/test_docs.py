@@ -135,18 +135,23 @@ def test_the_markup_page_holds_the_example_and_its_output_as_they_are() -> None:
     assert printed == (ROOT / "examples" / "markup_qwen.out").read_text("utf-8")
 
 
-def test_agui_example_without_the_agui_extra_says_so_in_one_line() -> None:
-    example = ROOT / "examples" / "agui_fastapi" / "main.py"
+@pytest.mark.parametrize("folder", ["agui_fastapi", "agui_resume"])
+def test_agui_example_without_the_agui_extra_says_so_in_one_line(folder: str) -> None:
+    example = ROOT / "examples" / folder / "main.py"
     code = (
         "import runpy, sys\n"
         "sys.modules['ag_ui'] = None  # a core install: import ag_ui -> ModuleNotFoundError\n"
         f"runpy.run_path({str(example)!r}, run_name='__main__')\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=DEADLINE, cwd=ROOT
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=DEADLINE,
+        cwd=example.parent,
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
-        "examples/agui_fastapi needs the [agui] extra (ag_ui is not installed): "
+        f"examples/{folder} needs the [agui] extra (ag_ui is not installed): "
         "from the checkout run  pip install '.[agui]'\n"
     )

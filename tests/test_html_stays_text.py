@@ -19,7 +19,7 @@ from streamblocks import (
     XMLTagSyntax,
 )
 from streamblocks.cli import default_registry
-from streamblocks.cli.registries import DEFAULT_UNKNOWN
+from streamblocks.runs.registries import DEFAULT_UNKNOWN
 from streamblocks.syntaxes.xml import HTML_VOID_ELEMENTS
 
 REPLY = (
@@ -135,8 +135,8 @@ def serve_view() -> Any:
     """The page's event stream for a file, with the processor ``streamblocks view`` builds."""
     pytest.importorskip("starlette", reason="the [view] extra is not installed")
     pytest.importorskip("uvicorn", reason="the [view] extra is not installed")
-    from streamblocks.view import source
-    from streamblocks.view.command import _processor
+    from streamblocks.cli.commands.view import _processor
+    from streamblocks.runs import live as source
     from view.served import Served, events_of
 
     started: list[Any] = []

@@ -11,7 +11,9 @@ from streamblocks.markup.schema import python_literal, tool_schemas, typed
 
 
 def test_families_and_aliases() -> None:
-    assert FAMILIES == ("qwen3", "deepseek", "kimi", "glm", "llama", "mistral", "gemma4", "gpt-oss")
+    names = ("qwen3", "deepseek", "kimi", "glm", "llama", "mistral", "gemma4", "gpt-oss")
+    names += ("minimax", "seed", "hunyuan", "command", "nemotron", "phi4", "lfm2")
+    assert names == FAMILIES
     assert Markup("hermes").family == "qwen3"
     assert Markup("Harmony").family == "gpt-oss"
     assert Markup("glm", starts_in_thinking=True) == Markup("glm", starts_in_thinking=True)

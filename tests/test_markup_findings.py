@@ -253,7 +253,7 @@ def test_calls_in_thinking_in_a_section_and_unclosed_thinking() -> None:
 
 @pytest.mark.parametrize(
     ("model", "opened"),
-    [(model, opened) for _, opened, models in TEMPLATE_THINKING for model in models]
+    [(model, opened) for _, opened, _, models in TEMPLATE_THINKING for model in models]
     + [
         ("Qwen/Qwen3-8B", False),
         ("qwen3:8b", False),

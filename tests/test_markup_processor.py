@@ -52,8 +52,10 @@ def test_collect_fills_thinking_text_and_tool_calls() -> None:
 
 
 def test_unknown_family_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match=r"'qwen4'.*'qwen3'"):
-        StreamBlockProcessor(BlockRegistry(), markup="qwen4")
+    with pytest.raises(ValueError, match=r"'acme4'.*'qwen3'"):
+        StreamBlockProcessor(BlockRegistry(), markup="acme4")
+    # (a name a model-id pattern knows is a model id: "qwen4" reads as the qwen3 family)
+    assert StreamBlockProcessor(BlockRegistry(), markup="qwen4").markup.option[0].family == "qwen3"
     with pytest.raises(TypeError):
         StreamBlockProcessor(BlockRegistry(), markup=3)
 

@@ -127,6 +127,81 @@ FRAGMENTS = {
         "<|return|>",
         " to=",
         "<|constrain|>json",
+        "<|channel|>final json<|message|>",
+    ],
+    "minimax": [
+        "<think>",
+        "</think>",
+        "<minimax:tool_call>",
+        "</minimax:tool_call>",
+        '<invoke name="f">',
+        "</invoke>",
+        '<parameter name="a">',
+        "</parameter>",
+    ],
+    "seed": [
+        "<seed:think>",
+        "</seed:think>",
+        "<seed:tool_call>",
+        "</seed:tool_call>",
+        "<function=f>",
+        "<parameter=a>",
+        "</parameter>",
+        "</function>",
+        "<seed:eos>",
+    ],
+    "hunyuan": [
+        "<think>",
+        "</think>",
+        "<answer>",
+        "</answer>",
+        "<tool_calls>",
+        "</tool_calls>",
+        '[{"name": "f", "arguments": {',
+        "}}]",
+        "<tool_call>f<tool_sep>",
+        "</tool_call>",
+        "<arg_key>a</arg_key>",
+        "<arg_value>",
+        "</arg_value>",
+        "<tool_calls:opensource>",
+    ],
+    "command": [
+        "<|START_THINKING|>",
+        "<|END_THINKING|>",
+        "<|START_ACTION|>",
+        "<|END_ACTION|>",
+        '[{"tool_call_id": "0", "tool_name": "f", "parameters": {',
+        "}}]",
+        "<|START_RESPONSE|>",
+        "<|END_RESPONSE|>",
+    ],
+    "nemotron": [
+        "<think>",
+        "</think>",
+        "<TOOLCALL>",
+        "</TOOLCALL>",
+        '[{"name": "f", "arguments": {',
+        "}}]",
+    ],
+    "phi4": [
+        "functools[",
+        '{"name": "f", "arguments": {',
+        "}}",
+        ", ",
+        "]",
+        "<think>",
+        "</think>",
+    ],
+    "lfm2": [
+        "<think>",
+        "</think>",
+        "<|tool_call_start|>",
+        "<|tool_call_end|>",
+        "[f(a=",
+        "'x'",
+        ")]",
+        "<|im_end|>",
     ],
 }
 SYNTAX_FRAGMENTS = [
@@ -332,6 +407,63 @@ WRITERS = {
             + "}<tool_call|>"
         ),
     ),
+    "minimax": (
+        "minimax",
+        False,
+        lambda a: (
+            '<minimax:tool_call>\n<invoke name="f">\n'
+            + "".join(f'<parameter name="{k}">{v}</parameter>\n' for k, v in a.items())
+            + "</invoke>\n</minimax:tool_call>"
+        ),
+    ),
+    "seed": (
+        "seed",
+        False,
+        lambda a: (
+            "<seed:tool_call>\n<function=f>\n"
+            + "".join(f"<parameter={k}>\n{v}\n</parameter>\n" for k, v in a.items())
+            + "</function>\n</seed:tool_call>"
+        ),
+    ),
+    "hunyuan-a13b": (
+        "hunyuan",
+        True,
+        lambda a: "<tool_calls>" + _dumps([{"name": "f", "arguments": a}]) + "</tool_calls>",
+    ),
+    "hunyuan-hy3": (
+        "hunyuan",
+        False,
+        lambda a: (
+            "<tool_calls><tool_call>f<tool_sep>"
+            + "".join(f"<arg_key>{k}</arg_key><arg_value>{v}</arg_value>" for k, v in a.items())
+            + "</tool_call></tool_calls>"
+        ),
+    ),
+    "command": (
+        "command",
+        True,
+        lambda a: (
+            "<|START_ACTION|>"
+            + _dumps([{"tool_call_id": "0", "tool_name": "f", "parameters": a}])
+            + "<|END_ACTION|>"
+        ),
+    ),
+    "nemotron": (
+        "nemotron",
+        True,
+        lambda a: "<TOOLCALL>" + _dumps([{"name": "f", "arguments": a}]) + "</TOOLCALL>",
+    ),
+    "phi4": ("phi4", True, lambda a: "functools[" + _dumps({"name": "f", "arguments": a}) + "]"),
+    "lfm2": (
+        "lfm2",
+        True,
+        lambda a: (
+            "<|tool_call_start|>["
+            + "f("
+            + ", ".join(f"{k}={v!r}" for k, v in a.items())
+            + ")]<|tool_call_end|>"
+        ),
+    ),
     "gpt-oss": (
         "gpt-oss",
         True,
@@ -351,17 +483,21 @@ def test_argument_deltas_join_to_the_arguments(writer: str) -> None:
     @settings(max_examples=60, deadline=None)
     @given(arguments=JSON_ARGS if json_values else TEXT_ARGS, seed=st.integers(0, 1000))
     def check(arguments: dict[str, object], seed: int) -> None:
-        if writer == "llama-pythonic":  # (keyword arguments: names, not any text)
+        if writer in ("llama-pythonic", "lfm2"):  # (keyword arguments: names, not any text)
             arguments = {f"k{i}": v for i, v in enumerate(arguments.values())}
         text = write(arguments)
         for chunks in ([text], list(text), split_random(text, seed, 8)):
             events = run_chunks(processor, chunks)
             ends = [e for e in events if isinstance(e, BlockEnd)]
             assert [e.block.content for e in ends] == [arguments], chunks
+            if writer == "command":
+                assert [e.block.attrs["id"] for e in ends] == ["0"]
             [block] = [e.block for e in ends]
             deltas = [e for e in events if isinstance(e, BlockDelta)]
             assert {d.block_id for d in deltas} == {block.id}
             assert json.loads("".join(d.text for d in deltas)) == arguments
-            assert conserved(events) == text or writer.startswith(("kimi", "deepseek", "dsml"))
+            assert conserved(events) == text or writer.startswith(
+                ("kimi", "deepseek", "dsml", "command")
+            )
 
     check()

@@ -125,3 +125,35 @@ def test_other_calls_do_not_reach_on_partial() -> None:
     seen: list[Any] = []
     collect(MockProvider([reply]).stream(), output=Trip, on_partial=seen.append)
     assert seen == []
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "gemini"])
+def test_collect_on_partial_in_native_json_mode(provider: str) -> None:
+    # The provider's JSON mode (request(..., native_output=True)): the output is the
+    # reply's text, and it grows in on_partial as a finish call's arguments do.
+    import json
+
+    from streamblocks import request
+    from streamblocks.content import Message
+
+    seen: list[Any] = []
+    mock = MockProvider(["\n" + json.dumps(GOOD)], provider=provider, chunk_size=4)
+    kw = request([Message.user("plan")], provider=provider, output=Trip, native_output=True)
+    step = collect(mock.stream(**kw), output=Trip, on_partial=seen.append)
+    assert step.output == Trip.model_validate(GOOD)
+    assert len(seen) > 3 and type(seen[0]).__name__ == "PartialTrip"
+    assert seen[-1].model_dump() == GOOD | {"by_day": None}
+    assert len({repr(v) for v in seen}) == len(seen)
+    titles = [v.title for v in seen]
+    assert titles[0] != "Tour" and "Tour" in titles  # seen while it was written
+
+
+def test_native_json_mode_partials_stop_at_what_is_not_the_output() -> None:
+    seen: list[Any] = []
+    prose = MockProvider(["The trip: {not json"], provider="openai", chunk_size=3)
+    step = collect(prose.stream(), output=Trip, on_partial=seen.append)
+    assert seen == [] and step.output is None
+    wrong = MockProvider(['{"title": "T", "days": "three", "stops": []}'], provider="openai")
+    step = collect(wrong.stream(), output=Trip, on_partial=seen.append)
+    assert [v.title for v in seen][-1] == "T" and all(v.days is None for v in seen)
+    assert step.output_error is not None

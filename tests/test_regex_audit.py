@@ -26,7 +26,7 @@ import streamblocks
 # module.attribute -> the operations the code applies ("match" covers match at an
 # offset, "search" covers search/finditer/sub over a whole text).
 USES: dict[str, tuple[str, ...]] = {
-    "streamblocks.cli.inputs._ARRAY_OF_OBJECTS": ("match",),
+    "streamblocks.runs.inputs._ARRAY_OF_OBJECTS": ("match",),
     "streamblocks.sse._LINE_END": ("search",),
     "streamblocks.syntaxes.arguments._INDEX": ("fullmatch",),
     "streamblocks.syntaxes.arguments._INT": ("fullmatch",),
@@ -90,7 +90,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.formats.qwen._LINE_OPEN": ("match",),
     "streamblocks.markup.schema._NUMBER": ("match",),
     # the viewer: a first line that opens a pretty-printed JSON document
-    "streamblocks.view.source._DOCUMENT_START": ("match",),
+    "streamblocks.runs.live._DOCUMENT_START": ("match",),
     # the partial-JSON reader [partial]: runs of string text and blanks, number tokens
     "streamblocks.core.partial_json._RUN": ("match",),
     "streamblocks.core.partial_json._SPACE": ("match",),

@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cli_helpers import json_events, run
+from streamblocks.runs import live as source
 from streamblocks.sse import SSEDecoder, SSEMessage, sse_messages
-from streamblocks.view import source
 
 
 def read(body: str, **kw: Any) -> list[tuple[str, str, str | None]]:

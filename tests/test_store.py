@@ -60,7 +60,21 @@ def test_delete(store: Any) -> None:
     assert store.delete("s", version=1) is True
     assert store.get("s") is None
     assert store.delete("s") is False
-    assert store.put("s", b"again", version=0) == 1  # a new stream under the same id
+    with pytest.raises(StaleSnapshotError):
+        store.put("s", b"late", version=1)  # deleted: nothing is at version 1 any more
+    # a new stream under the same id numbers on from the deleted version
+    assert store.put("s", b"again", version=0) == 2
+    assert store.get("s") == Stored(2, b"again")
+
+
+def test_a_stale_worker_cannot_overwrite_the_next_run_after_a_delete(store: Any) -> None:
+    stale = store.put("s", b"run 1", version=0)  # the worker that will be thought dead
+    assert store.delete("s")  # run 1 ends, its snapshot is removed
+    store.put("s", b"run 2", version=0)  # the next run under the same id
+    with pytest.raises(StaleSnapshotError):
+        store.put("s", b"run 1, late", version=stale)
+    assert store.get("s") is not None
+    assert store.get("s").data == b"run 2"
 
 
 def test_racing_writers_one_wins_each_version(store: Any) -> None:
@@ -118,3 +132,18 @@ def test_redis_store_expires(redis_url: str) -> None:  # noqa: F811
     assert 0 < store.client.pttl("test:ttl:s") <= 50
     time.sleep(0.1)
     assert store.get("s") is None
+
+
+@pytest.mark.parametrize("ttl", [0.0004, 0.0009])
+def test_a_ttl_under_a_millisecond_still_expires(redis_url: str, ttl: float) -> None:  # noqa: F811
+    from streamblocks.ext.redis import RedisSnapshotStore
+
+    store = RedisSnapshotStore.from_url(redis_url, prefix=f"test:ttl{ttl}:", ttl=ttl)
+    store.put("s", b"x", version=0)
+    assert store.client.pttl(f"test:ttl{ttl}:s") != -1  # -1: a key that never expires
+    time.sleep(0.01)
+    assert store.get("s") is None
+    memory = MemorySnapshotStore(ttl=ttl)
+    memory.put("s", b"x", version=0)
+    time.sleep(0.01)
+    assert memory.get("s") is None

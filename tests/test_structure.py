@@ -1,5 +1,7 @@
-"""The shape of the source: no import circle anywhere in ``src/``, a core that knows no
-concrete syntax, and modules small enough to read.
+"""The shape of the source (DESIGN.md, "Layout"): no import circle anywhere in ``src/``,
+not even through an import inside a function; arrows that run down only — a core that
+imports nothing above it and knows no concrete syntax, ``cli/``, ``view/`` and ``batch/``
+standing on ``runs/`` and never on each other; modules small enough to read.
 
 Imports are read with :mod:`ast`, not by importing: every ``import`` statement counts,
 at module level and inside functions, except those under ``if TYPE_CHECKING:`` (they
@@ -27,9 +29,8 @@ def _module_name(path: Path) -> str:
 MODULES = {_module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
 
-def _runtime_nodes(tree: ast.AST, lazy: bool) -> list[ast.AST]:
-    """Every node except what sits under ``if TYPE_CHECKING:`` (and, unless ``lazy``,
-    inside functions: the imports that run when the module is imported)."""
+def _runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node except what sits under ``if TYPE_CHECKING:`` (inside functions too)."""
     found: list[ast.AST] = []
     stack = [tree]
     while stack:
@@ -39,19 +40,16 @@ def _runtime_nodes(tree: ast.AST, lazy: bool) -> list[ast.AST]:
             if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
                 stack.extend(child.orelse)
                 continue
-            if not lazy and isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                continue
             stack.append(child)
     return found
 
 
-def _imports(name: str, lazy: bool = True) -> set[str]:
-    """The streamblocks modules ``name`` imports when it runs (``lazy``: inside its
-    functions too)."""
+def _imports(name: str) -> set[str]:
+    """The streamblocks modules ``name`` imports when it runs, inside its functions too."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8")), lazy):
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -74,8 +72,15 @@ def _imports(name: str, lazy: bool = True) -> set[str]:
 
 
 GRAPH = {name: _imports(name) for name in MODULES}
-EAGER = {name: _imports(name, lazy=False) for name in MODULES}
-CORE = ("streamblocks.core", "streamblocks.syntaxes", "streamblocks.prompts")
+
+# -- Known exceptions: the only places the layout rules below are not yet held. Each is
+# another piece of work's to fix (issue 36); when it is fixed, its line here goes, and
+# the list is meant to end empty. Nothing else may be added without a reason beside it.
+KNOWN_CIRCLE_EDGES: frozenset[tuple[str, str]] = frozenset()
+"""(module, import) edges passed over by the circle check (none left: the markup work
+broke the circle body <-> calls <-> items)."""
+KNOWN_LONG_MODULES: frozenset[str] = frozenset()
+"""Modules allowed over 400 lines (none left: markup/reader.py was split by topic)."""
 
 
 def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
@@ -112,20 +117,66 @@ def test_the_import_reader_sees_imports() -> None:
 
 
 def test_no_import_circle() -> None:
-    """Anywhere in ``src/``: no circle of the imports that run when a module is
-    imported."""
-    assert _cycle(EAGER) is None, " -> ".join(_cycle(EAGER) or [])
-
-
-def test_no_import_circle_through_the_core_even_lazily() -> None:
-    """In the core, the syntaxes and the prompts, not even through an import inside a
-    function (the circles the core v2 removed were of that kind)."""
-    inner = {
-        name: {t for t in targets if t.startswith(CORE) or t == "streamblocks.transforms"}
+    """Anywhere in ``src/``, function-level imports included (the circles the core v2
+    removed were of that kind); only the edges of :data:`KNOWN_CIRCLE_EDGES` are passed
+    over."""
+    graph = {
+        name: {t for t in targets if (name, t) not in KNOWN_CIRCLE_EDGES}
         for name, targets in GRAPH.items()
-        if name.startswith(CORE) or name == "streamblocks.transforms"
     }
-    assert _cycle(inner) is None, " -> ".join(_cycle(inner) or [])
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def _imports_of(package: str) -> dict[str, set[str]]:
+    return {
+        name: targets
+        for name, targets in GRAPH.items()
+        if name == package or name.startswith(package + ".")
+    }
+
+
+def _within(target: str, packages: tuple[str, ...]) -> bool:
+    return any(target == p or target.startswith(p + ".") for p in packages)
+
+
+CORE_MAY_IMPORT = (
+    "streamblocks.core",
+    "streamblocks._version",
+    # the adapter protocol the core reads provider events through: the protocols, the
+    # identity adapter and auto-detection (DESIGN.md: "adapters' protocols aside")
+    "streamblocks.adapters.protocols",
+    "streamblocks.adapters.identity",
+    "streamblocks.adapters.detection",
+    # the delta-transform protocol the session runs (it imports only the core)
+    "streamblocks.transforms",
+)
+
+
+def test_core_imports_nothing_above_it() -> None:
+    """Not the markup package (the face resolves ``markup=``), not the content model,
+    the agent loop, the command or the viewer: the core is what they stand on."""
+    for name, targets in _imports_of("streamblocks.core").items():
+        above = sorted(t for t in targets if not _within(t, CORE_MAY_IMPORT))
+        assert not above, (name, above)
+
+
+def test_the_layers_that_read_runs_stand_on_runs_never_on_each_other() -> None:
+    """``cli/`` (argparse and rendering), ``view/`` (the page) and ``batch/`` (the
+    engines) each read runs through ``runs/`` and never import each other — except the
+    command ``streamblocks view``, which serves the page; ``runs/`` imports none of
+    the three."""
+    readers = ("streamblocks.cli", "streamblocks.view", "streamblocks.batch")
+    for package in readers:
+        imports = _imports_of(package)
+        assert any(_within(t, ("streamblocks.runs",)) for ts in imports.values() for t in ts)
+        for name, targets in imports.items():
+            others = [p for p in readers if p != package]
+            if name == "streamblocks.cli.commands.view":  # `streamblocks view` serves the page
+                others.remove("streamblocks.view")
+            wrong = sorted(t for t in targets if _within(t, tuple(others)))
+            assert not wrong, (name, wrong)
+    for name, targets in _imports_of("streamblocks.runs").items():
+        assert not [t for t in targets if _within(t, readers)], name
 
 
 def test_core_imports_no_concrete_syntax() -> None:
@@ -153,17 +204,12 @@ def test_no_xml_name_in_core() -> None:
             assert not [n for n in names if "xml" in n.lower()], (name, names)
 
 
-OWNED = [
-    name
-    for name in MODULES
-    if name.startswith(("streamblocks.core", "streamblocks.syntaxes"))
-    or name in ("streamblocks.transforms", "streamblocks.prompts", "streamblocks._version")
-]
-
-
-@pytest.mark.parametrize("name", OWNED)
+@pytest.mark.parametrize("name", sorted(MODULES))
 def test_module_is_at_most_400_lines(name: str) -> None:
+    """Everywhere in ``src/``: modules split by topic stay readable at one sitting."""
     lines = MODULES[name].read_text(encoding="utf-8").count("\n")
+    if name in KNOWN_LONG_MODULES:
+        pytest.skip(f"{name}: {lines} lines, a known exception (KNOWN_LONG_MODULES)")
     assert lines <= 400, f"{name}: {lines} lines"
 
 

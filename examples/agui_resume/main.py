@@ -21,6 +21,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+try:
+    import ag_ui.encoder  # noqa: F401  (the worker encodes with it)
+except ModuleNotFoundError as missing:  # a core install: say which extra, not a traceback
+    package = (missing.name or "ag_ui").split(".")[0]
+    raise SystemExit(
+        f"examples/agui_resume needs the [agui] extra ({package} is not installed): "
+        "from the checkout run  pip install '.[agui]'"
+    ) from None
+
 from worker import Recording, Run, Source
 
 from streamblocks import BlockRegistry, StreamBlockProcessor

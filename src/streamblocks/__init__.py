@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
+from .core.markup_hook import set_markup_resolver
 
 if TYPE_CHECKING:
     from .core.abort import AbortPolicy
@@ -170,6 +171,18 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
+
+
+def _resolve_markup(spec: Any) -> Any:
+    """``StreamBlockProcessor(markup=...)`` resolved by the markup package, which builds
+    on the core: the core calls this through :mod:`.core.markup_hook` and imports
+    nothing above it."""
+    from .markup.config import MarkupChoice
+
+    return MarkupChoice(spec)
+
+
+set_markup_resolver(_resolve_markup)
 
 
 __all__ = [

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .content import DocumentBlock, ImageBlock, Message, TextBlock, ToolCallBlock, ToolResultBlock
+from .core.json_values import loads
 
 ERROR_PREFIX = "Error: "
 
@@ -108,7 +109,7 @@ def parse_arguments(text: Any) -> dict[str, Any]:
     if isinstance(text, dict):
         return text
     try:
-        value = json.loads(text) if isinstance(text, str) and text.strip() else {}
+        value = loads(text) if isinstance(text, str) and text.strip() else {}
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ValidationError, create_model
 from pydantic.fields import FieldInfo
 
 from .core.events import BlockDelta
-from .core.partials import Path
+from .core.partials import PartialAt, Path
 
 __all__ = ["partial_model", "partial_view"]
 
@@ -90,16 +90,17 @@ def _annotated(annotation: Any, metadata: tuple[Any, ...]) -> Any:
 
 
 def partial_view(model: type[BaseModel], partial: BlockDelta | Any) -> BaseModel | None:
-    """``partial`` (a :class:`BlockDelta`, or a value such as its ``partial``) as an
-    instance of :func:`partial_model` of ``model``; ``None`` before the first value.
+    """``partial`` (a :class:`BlockDelta`, its ``partial_at``, or a value such as its
+    ``partial``) as an instance of :func:`partial_model` of ``model``; ``None`` before
+    the first value.
 
     Validation errors at the unfinished part are forgiven (that part is left out and
     the rest validated again); any other raises :class:`pydantic.ValidationError`. A
     bare value does not say which part is unfinished, so the last member at each level
     is taken to be (its errors show once something follows it).
     """
-    if isinstance(partial, BlockDelta):
-        at = partial.partial_at
+    if isinstance(partial, BlockDelta | PartialAt):
+        at = partial.partial_at if isinstance(partial, BlockDelta) else partial
         value = at.value if at is not None else None
         open_path = at.open_path if at is not None else None
     else:

@@ -18,7 +18,6 @@ The outcome follows the stop reason, the calls and the structured output:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple
@@ -29,6 +28,7 @@ from .content import Message, ThinkingBlock
 from .core.blocks import Block
 from .core.errors import ErrorCode
 from .core.events import BlockError, BlockStart, StopReason, Usage
+from .core.json_values import loads
 from .subagents import SubAgent
 from .tools import FINISH_TOOL
 
@@ -160,7 +160,7 @@ def _json_answer(text: str) -> Any:
     if body.startswith("```"):
         body = body.split("\n", 1)[1] if "\n" in body else ""
         body = body.rsplit("```", 1)[0]
-    return json.loads(body)
+    return loads(body)
 
 
 def ended_turn(result: StepResult) -> bool:

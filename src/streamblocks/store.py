@@ -38,7 +38,8 @@ class StaleSnapshotError(StreamBlocksError):
 
 
 class Stored(NamedTuple):
-    """A stored snapshot and its version (1 for the first write, +1 for each next)."""
+    """A stored snapshot and its version (1 for the first write, +1 for each next; after
+    a delete the count goes on from the deleted version, so no version is used twice)."""
 
     version: int
     data: bytes
@@ -54,12 +55,14 @@ class SnapshotStore(Protocol):
 
     def put(self, stream_id: str, data: bytes, *, version: int) -> int:
         """Store ``data`` if the stored version is ``version`` (0: nothing stored yet);
-        returns the new version (``version + 1``). Raises :class:`StaleSnapshotError`
-        otherwise, storing nothing."""
+        returns the new version: ``version + 1``, or after a delete one more than the
+        deleted version (versions never restart, so a stale worker's version never comes
+        round again). Raises :class:`StaleSnapshotError` otherwise, storing nothing."""
         ...
 
     def delete(self, stream_id: str, *, version: int | None = None) -> bool:
-        """Remove the snapshot (only if at ``version``, when given); whether it was."""
+        """Remove the snapshot (only if at ``version``, when given); whether it was. The
+        stream's last version is kept (a few bytes, expiring with the ``ttl``)."""
         ...
 
 
@@ -72,43 +75,51 @@ class MemorySnapshotStore:
 
     def __init__(self, *, ttl: float | None = None) -> None:
         self.ttl = ttl
-        self._items: dict[str, tuple[Stored, float]] = {}
+        # stream id -> (version, data or None once deleted, expiry on the monotonic clock)
+        self._items: dict[str, tuple[int, bytes | None, float]] = {}
         self._lock = threading.Lock()
 
-    def _current(self, stream_id: str) -> Stored | None:
+    def _entry(self, stream_id: str) -> tuple[int, bytes | None]:
+        """The stream's last version and its data (``None``: deleted); ``(0, None)``
+        when the store knows nothing of it (never written, or expired)."""
         item = self._items.get(stream_id)
         if item is None:
-            return None
-        stored, expires = item
+            return 0, None
+        version, data, expires = item
         if expires and time.monotonic() >= expires:
             del self._items[stream_id]
-            return None
-        return stored
+            return 0, None
+        return version, data
+
+    def _keep(self, stream_id: str, version: int, data: bytes | None) -> None:
+        expires = time.monotonic() + self.ttl if self.ttl else 0.0
+        self._items[stream_id] = (version, data, expires)
 
     def get(self, stream_id: str) -> Stored | None:
         with self._lock:
-            return self._current(stream_id)
+            version, data = self._entry(stream_id)
+            return None if data is None else Stored(version, data)
 
     def put(self, stream_id: str, data: bytes, *, version: int) -> int:
         with self._lock:
-            stored = self._current(stream_id)
-            current = stored.version if stored is not None else 0
+            last, stored = self._entry(stream_id)
+            current = last if stored is not None else 0
             if current != version:
                 raise StaleSnapshotError(stream_id, version, current)
-            expires = time.monotonic() + self.ttl if self.ttl else 0.0
-            self._items[stream_id] = (Stored(version + 1, bytes(data)), expires)
-            return version + 1
+            self._keep(stream_id, last + 1, bytes(data))
+            return last + 1
 
     def delete(self, stream_id: str, *, version: int | None = None) -> bool:
         with self._lock:
-            stored = self._current(stream_id)
-            if stored is None or (version is not None and stored.version != version):
+            last, stored = self._entry(stream_id)
+            if stored is None or (version is not None and last != version):
                 return False
-            del self._items[stream_id]
+            self._keep(stream_id, last, None)
             return True
 
     def __repr__(self) -> str:
-        return f"MemorySnapshotStore({len(self._items)} streams)"
+        live = sum(data is not None for _, data, _ in self._items.values())
+        return f"MemorySnapshotStore({live} streams)"
 
 
 __all__ = ["MemorySnapshotStore", "SnapshotStore", "StaleSnapshotError", "Stored"]

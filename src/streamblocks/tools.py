@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import inspect
-import json
 import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic_core import to_jsonable_python
 
 from .content import Message, ToolResultBlock
+from .core.json_values import loads
 from .core.registry import BlockRegistry
 from .prompts import describe_model_fields
 from .syntaxes import GadgetSyntax, Syntax
@@ -259,7 +259,7 @@ class Tools:
             arguments = {}
         if isinstance(arguments, str):
             try:
-                arguments = json.loads(arguments) if arguments.strip() else {}
+                arguments = loads(arguments) if arguments.strip() else {}
             except ValueError as exc:
                 return call_id, name, None, f"the arguments are not valid JSON: {exc}"
         try:

@@ -32,8 +32,8 @@ class Fixture(NamedTuple):
     events: list[Any]
 
 
-def openai_chat() -> list[Any]:
-    server = Recorder(test_openai.chat_body())
+def openai_chat(body: bytes | None = None) -> list[Any]:
+    server = Recorder(body if body is not None else test_openai.chat_body())
     client = openai.OpenAI(
         api_key="test", base_url="https://openai.test/v1", http_client=server.sync_client()
     )
@@ -59,8 +59,8 @@ def anthropic_messages(body: bytes | None = None) -> list[Any]:
     return list(client.messages.create(**test_anthropic.KWARGS, stream=True))
 
 
-def gemini_stream() -> list[Any]:
-    server = Recorder(test_gemini.stream_body())
+def gemini_stream(body: bytes | None = None) -> list[Any]:
+    server = Recorder(body if body is not None else test_gemini.stream_body())
     client = genai.Client(
         api_key="test",
         http_options=genai.types.HttpOptions(

@@ -26,7 +26,7 @@ OLD = {  # the module's name today -> its name here
     "streamblocks.ext.claude_cli.results": "claude_cli_results",
     "streamblocks.ext.claude_cli.adapter": "claude_cli",
     "streamblocks.ext.codex_cli.adapter": "codex_cli",
-    "streamblocks.view.source": "source",
+    "streamblocks.runs.live": "source",
 }
 _RELATIVE = re.compile(r"^from (\.+)([\w.]*) import", re.MULTILINE)
 

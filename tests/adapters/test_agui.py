@@ -34,7 +34,7 @@ def run_events(outcome: Any = None) -> list[Any]:
     return [
         core.RunStartedEvent(thread_id="t1", run_id="r1"),
         core.ReasoningStartEvent(message_id="rsn_1"),
-        core.ReasoningMessageStartEvent(message_id="rsn_1"),
+        core.ReasoningMessageStartEvent(message_id="rsn_1", role="reasoning"),
         *(core.ReasoningMessageContentEvent(message_id="rsn_1", delta=p) for p in THINKING_PIECES),
         core.ReasoningMessageEndEvent(message_id="rsn_1"),
         core.ReasoningEndEvent(message_id="rsn_1"),

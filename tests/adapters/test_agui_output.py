@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from ag_ui import core
+from ag_ui.encoder import EventEncoder
 from pydantic import BaseModel, TypeAdapter
 
 from streamblocks import BlockRegistry, GadgetSyntax, StreamBlockProcessor, XMLTagSyntax
@@ -34,6 +35,7 @@ from . import transcripts as t
 MODES = ["sync", "async"]
 EVENT = TypeAdapter(core.Event)
 CLIENT_VERSION = "1.0.0"
+V1 = hasattr(core, "SubagentStartedEvent")  # ag-ui-protocol 1.0 or newer: the 1.0 shape
 JS_CLIENT = Path(__file__).parent / "js" / "agui_client.mjs"
 
 TEXT = (
@@ -148,9 +150,16 @@ def test_thinking_tools_results_and_usage_from_a_transcript() -> None:
         "REASONING_MESSAGE_START",
         "REASONING_MESSAGE_CONTENT",
         "REASONING_MESSAGE_CONTENT",
+        *(["REASONING_ENCRYPTED_VALUE"] if V1 else []),  # the thinking's signature (1.0)
         "REASONING_MESSAGE_END",
         "REASONING_END",
     ]
+    if V1:
+        signed = next(e for e in events if e.type == core.EventType.REASONING_ENCRYPTED_VALUE)
+        start = next(e for e in events if e.type == core.EventType.REASONING_MESSAGE_START)
+        assert (signed.subtype, signed.entity_id) == ("message", start.message_id)
+        assert signed.encrypted_value == "sig1"
+        assert events[0].protocol_version == core.PROTOCOL_VERSION == "1.0"
     args = "".join(e.delta for e in events if e.type == core.EventType.TOOL_CALL_ARGS)
     assert json.loads(args) == {"command": "pytest -q"}
     result = next(e for e in events if e.type == core.EventType.TOOL_CALL_RESULT)
@@ -275,9 +284,9 @@ async def test_sse_body(mode: str, binary: bool) -> None:
 
 async def test_encode_helpers() -> None:
     events = [core.RunStartedEvent(thread_id="t", run_id="r")]
-    assert list(encode_sse(events)) == [f"data: {events[0].model_dump_json(by_alias=True)}\n\n"]
+    assert list(encode_sse(events)) == [EventEncoder().encode(events[0])]
     assert [p async for p in aencode_sse(events, binary=True)] == [
-        f"data: {events[0].model_dump_json(by_alias=True)}\n\n".encode()
+        EventEncoder().encode(events[0]).encode()
     ]
 
 
@@ -302,9 +311,9 @@ def _every_kind() -> list[Any]:
 @pytest.mark.parametrize("event", _every_kind(), ids=lambda e: str(e.type.value))
 def test_event_json_is_what_the_sdk_writes(event: Any) -> None:
     # The SDK's EventEncoder body, byte for byte (NaN, non-str keys, nested models).
-    sdk = event.model_dump_json(by_alias=True)
-    assert event_json(event) == sdk
-    assert list(encode_sse([event])) == [f"data: {sdk}\n\n"]
+    sdk = EventEncoder().encode(event)
+    assert list(encode_sse([event])) == [sdk]
+    assert f"data: {event_json(event)}\n\n" == sdk
 
 
 # ---------------------------------------------------------------------- the JS client
@@ -390,7 +399,11 @@ def test_official_client_accepts_a_transcript_stream(agui_client: Path, tmp_path
     assert got["agentEvents"] == [e.type.value for e in sent]
     messages = [{k: v for k, v in m.items() if k != "id"} for m in got["newMessages"]]
     assert messages == [
-        {"role": "reasoning", "content": "The add() looks wrong."},
+        {
+            "role": "reasoning",
+            "content": "The add() looks wrong.",
+            **({"encryptedValue": "sig1"} if V1 else {}),  # its signature (1.0)
+        },
         {
             "role": "assistant",
             "content": "Let me look at the code.\n",

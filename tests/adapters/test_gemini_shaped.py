@@ -10,11 +10,14 @@ import enum
 import json
 from typing import Any
 
+import pytest
+from google.ai import generativelanguage_v1 as glm_v1
 from google.ai import generativelanguage_v1beta as glm
 
+from streamblocks.adapters import detect_input_adapter
 from streamblocks.core.events import StopReason, Usage
 from streamblocks.ext.gemini import GeminiInputAdapter
-from streamblocks.testing import AdapterConformance, AdapterSample
+from streamblocks.testing import AdapterConformance, AdapterSample, run_adapter
 
 from . import test_gemini
 from .sse import REPLY, THINKING, TOOL_ARGS, read_reply
@@ -178,3 +181,28 @@ def test_an_object_with_text_and_candidates_is_gemini_shaped() -> None:
     assert adapter.matches(Wrapper())
     assert not adapter.matches(type("TextOnly", (), {"text": "hi"})())
     assert not adapter.matches(type("Odd", (), {"text": "hi", "candidates": "no"})())
+
+
+# -- every API version's module of google-ai-generativelanguage ---------------------------
+
+
+@pytest.mark.parametrize("module", [glm, glm_v1], ids=["v1beta", "v1"])
+def test_detected_by_module_whatever_the_chunk_holds(module: Any) -> None:
+    """A chunk with only usage, or only a blocked prompt's feedback, has no Gemini shape:
+    the module prefix and the class name detect it."""
+    usage_only = module.GenerateContentResponse.from_json(
+        json.dumps({"usageMetadata": {"promptTokenCount": 3, "totalTokenCount": 3}})
+    )
+    blocked = module.GenerateContentResponse(prompt_feedback={"block_reason": 1})
+    text = module.GenerateContentResponse.from_json(
+        json.dumps({"candidates": [{"content": {"parts": [{"text": "hi"}], "role": "model"},
+                                    "finishReason": "STOP"}]})
+    )  # fmt: skip
+    for chunk in (usage_only, blocked, text):
+        assert type(chunk).__module__.startswith("google.ai.generativelanguage_")
+        assert isinstance(detect_input_adapter(chunk), GeminiInputAdapter)
+    assert run_adapter(GeminiInputAdapter(), [blocked]).stop_reason is StopReason.content_filter
+    run = run_adapter(GeminiInputAdapter(), [text, usage_only])
+    assert (run.text, run.stop_reason, run.usage.input_tokens) == ("hi", StopReason.end_turn, 3)
+    # a part of a response is not one
+    assert not GeminiInputAdapter().matches(module.Candidate(index=0))

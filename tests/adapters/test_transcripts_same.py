@@ -24,7 +24,7 @@ from streamblocks.ext._base import whole_arguments
 from streamblocks.ext._jsonl import FILE_NAMES, LANGUAGES, language_for
 from streamblocks.ext.claude_cli import ClaudeCLIInputAdapter
 from streamblocks.ext.codex_cli import CodexCLIInputAdapter
-from streamblocks.view import source
+from streamblocks.runs import live as source
 
 from . import subagent_transcripts as sub
 from . import transcripts as t

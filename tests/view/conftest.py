@@ -12,7 +12,7 @@ pytest.importorskip("starlette", reason="the [view] extra is not installed")
 pytest.importorskip("uvicorn", reason="the [view] extra is not installed")
 
 from streamblocks import StreamBlockProcessor
-from streamblocks.view import source
+from streamblocks.runs import live as source
 
 from .served import Served
 

@@ -85,6 +85,12 @@ def claude_file(tmp_path: Path) -> Path:
     return write(tmp_path, "claude.jsonl", jsonl(claude_tool_run()))
 
 
+def untyped_results(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``lines`` without the structured payloads of their tool results: each result is
+    then shown as a result row, not as the typed row (terminal, code panel) it stands for."""
+    return [{k: v for k, v in line.items() if k != "tool_use_result"} for line in lines]
+
+
 def codex_file(tmp_path: Path) -> Path:
     return write(tmp_path, "codex.jsonl", jsonl(codex_run()))
 

@@ -110,6 +110,8 @@ def _lean(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     text and offsets, and without metadata that only repeats the block's id and type."""
     out = []
     for event in events:
+        if event["type"] == "REASONING_ENCRYPTED_VALUE":
+            continue  # a signature: nothing a page can show
         if event.get("name") == "streamblocks.block_end":
             value = dict(event["value"])
             for key in ("raw", "start", "end"):
@@ -457,7 +459,7 @@ def test_without_the_extra_the_command_names_it(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from streamblocks.cli import main
-    from streamblocks.view import command
+    from streamblocks.cli.commands import view as command
 
     monkeypatch.setattr(command, "EXTRA_MODULES", ("streamblocks_view_missing_module",))
     assert main(["view", "--no-open", os.devnull]) == 2
@@ -548,52 +550,65 @@ def test_a_terminal_on_stdin_is_refused_with_the_usage() -> None:
     assert "standard input is a terminal" in err
 
 
+def _subagent_messages(events: list[dict[str, Any]], agent: str | None = None) -> set[str]:
+    """The ids of the text messages a sub-agent (``agent``, or any) wrote."""
+    return {
+        e["messageId"]
+        for e in events
+        if e["type"] == "TEXT_MESSAGE_START"
+        and e.get("subagentRunId", None) is not None
+        and agent in (None, e["subagentRunId"])
+    }
+
+
 @pytest.mark.parametrize("whole", [False, True], ids=["event by event", "read whole"])
-def test_a_sub_agent_s_rows_are_announced_with_their_parent(serve: Any, whole: bool) -> None:
-    from streamblocks.view import source
+def test_a_sub_agent_s_rows_are_attributed_to_it(serve: Any, whole: bool) -> None:
+    """AG-UI 1.0: each sub-agent is announced by SUBAGENT_STARTED naming its call, and
+    every event of its rows carries its ``subagentRunId`` (no viewer event needed)."""
+    from streamblocks.runs import live as source
 
     items = iter(fixtures.subagent_events())
     events = _unchunked(events_of(serve(source.Items(items, source.Waits()) if whole else items,
                              fixtures.Replay())))  # fmt: skip
-    started = {e["value"]["block_id"] for e in _names_of(events, "streamblocks.block_start")}
-    # read whole, the sub-agent's text blocks are their ends alone
-    assert started == (set() if whole else {"a2", "b1", "a3"})
+    assert _names_of(events, "streamblocks.view.parent") == []
+    assert _names_of(events, "streamblocks.block_start") == []  # their text is text
+    started = [
+        (e["subagentRunId"], e["parentToolCallId"], e.get("parentSubagentRunId"))
+        for e in events
+        if e["type"] == "SUBAGENT_STARTED"
+    ]
+    assert started == [("task1", "task1", None), ("task2", "task2", "task1")]
     nested: dict[str, str] = {}
-    parent = None
     for event in events:
-        if event.get("name") == "streamblocks.view.parent":
-            parent = event["value"]["parent_id"]
-            continue
+        kind = event["type"]
         row = (
-            event.get("toolCallId") if event["type"] in ("TOOL_CALL_START", "TOOL_CALL_RESULT")
-            else event.get("messageId") if event["type"] == "REASONING_START"
-            else event["value"]["block_id"] if event.get("name") == "streamblocks.block_start"
-            else event["value"]["id"] if (
-                event.get("name") == "streamblocks.block_end"
-                and event["value"]["id"] not in started
-                and event["value"]["syntax"] == "native" and event["value"]["type"] == "text"
-            )
+            event.get("toolCallId") if kind in ("TOOL_CALL_START", "TOOL_CALL_RESULT")
+            else event.get("messageId") if kind in ("REASONING_START", "TEXT_MESSAGE_START")
             else None
         )  # fmt: skip
-        if row is not None:
-            key = f"{event['type']}:{row}"
-            if parent is not None:
-                nested[key] = parent
-            parent = None
+        if row is not None and "subagentRunId" in event:
+            nested[f"{kind}:{row.split('-', 1)[-1]}"] = event["subagentRunId"]
     assert nested == {
-        "REASONING_START:s1-a1": "task1",
-        "CUSTOM:a2": "task1",
+        "REASONING_START:a1": "task1",
+        "TEXT_MESSAGE_START:a2": "task1",
         "TOOL_CALL_START:read1": "task1",
         "TOOL_CALL_RESULT:read1": "task1",
         "TOOL_CALL_START:task2": "task1",
-        "CUSTOM:b1": "task2",
+        "TEXT_MESSAGE_START:b1": "task2",
         "TOOL_CALL_START:grep1": "task2",
         "TOOL_CALL_RESULT:grep1": "task2",
         "TOOL_CALL_RESULT:task2": "task1",
-        "CUSTOM:a3": "task1",
+        "TEXT_MESSAGE_START:a3": "task1",
     }
-    texts = [e["delta"] for e in events if e["type"] == "TEXT_MESSAGE_CONTENT"]
+    theirs = _subagent_messages(events)
+    texts = [
+        e["delta"]
+        for e in events
+        if e["type"] == "TEXT_MESSAGE_CONTENT" and e["messageId"] not in theirs
+    ]
     assert texts == ["I'll delegate the search.\n", "Done: add() subtracts.\n"]
+    ended = [e["subagentRunId"] for e in events if e["type"] == "SUBAGENT_FINISHED"]
+    assert ended == ["task2", "task1"]
 
 
 # -- merged deltas, what a wait publishes, the export folded on request ---------------------
@@ -627,7 +642,7 @@ def _served_from_a_pipe(
     during the wait."""
     import io
 
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     read_end, write_end = os.pipe()
     handle = io.FileIO(read_end, "rb")
@@ -666,7 +681,7 @@ def _names(events: list[dict[str, Any]], name: str) -> list[Any]:
 
 
 def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
-    from streamblocks.view import source
+    from streamblocks.runs import live as source
 
     events = fixtures.card_events()
     # a source that never waits: read at once, like a file; a plain iterator of events
@@ -676,22 +691,24 @@ def test_a_card_read_whole_arrives_as_its_end_alone(serve: Any) -> None:
     sent = events_of(whole_served)
     whole, split = _unchunked(sent), _unchunked(events_of(split_served))
     started = [value["block_id"] for value in _names(split, "streamblocks.block_start")]
-    assert started == ["n1", "c1", "x1", "f1", "k1", "k2", "d1", "t1", "t2"]
-    # native code and text whose content is not their deltas' text keep their start
-    assert [value["block_id"] for value in _names(whole, "streamblocks.block_start")] == [
-        "k2",
-        "t2",
-    ]
+    assert started == ["n1", "c1", "x1", "f1", "k1", "k2", "d1"]
+    # native code whose content is not its deltas' text keeps its start
+    assert [value["block_id"] for value in _names(whole, "streamblocks.block_start")] == ["k2"]
     assert _names(whole, "streamblocks.block_metadata") == []
     assert _names(whole, "streamblocks.block_end") == _names(split, "streamblocks.block_end")
     assert _shape(whole) == _shape(_whole(_merged(split)))
-    # the sub-agent's text is still announced with its parent, just before its row
-    parents = [
-        (event["value"]["parent_id"], after["value"].get("block_id") or after["value"]["id"])
-        for event, after in itertools.pairwise(whole)
-        if event.get("name") == "streamblocks.view.parent"
+    # the sub-agent's text is text messages of its own, attributed to it (AG-UI 1.0)
+    theirs = _subagent_messages(whole, "task9")
+    subagent_text = [
+        e["delta"]
+        for e in whole
+        if e["type"] == "TEXT_MESSAGE_CONTENT" and e["messageId"] in theirs
     ]
-    assert parents == [("task9", "t1"), ("task9", "t2")]
+    assert subagent_text == [
+        "SUB TEXT",
+        "partial",  # its deltas' text, as its row showed it while it streamed
+    ]
+    assert [e["subagentRunId"] for e in whole if e["type"] == "SUBAGENT_STARTED"] == ["task9"]
     # the export is the same run
     assert get(whole_served.url + "export.json")[2] == get(split_served.url + "export.json")[2]
     # and a page resuming inside the run gets the rest exactly
@@ -752,7 +769,13 @@ def test_a_message_that_ends_what_is_published_is_sent_as_its_events(serve: Any)
             "TOOL_CALL_ARGS",
             "TOOL_CALL_END",
         )
-        found = _merged([event for event in events if event["type"].startswith(kinds)])
+        found = _merged(
+            [
+                event
+                for event in events
+                if event["type"].startswith(kinds) and event["type"] != "REASONING_ENCRYPTED_VALUE"
+            ]
+        )
         for event in found:  # the ids less the run's own stream id
             for key in ("messageId", "parentMessageId"):
                 if key in event:

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from streamblocks import content as c
-from streamblocks.view import source
+from streamblocks.runs import live as source
+from streamblocks.runs.live import BadInput, Document
+from streamblocks.runs.reading import BinaryInput
 from streamblocks.view.message import message_events
-from streamblocks.view.source import BadInput, Document
 
 
 def _items(*chunks: str) -> list[Any]:
@@ -77,12 +78,13 @@ def test_text_starting_with_a_bracket_stays_live() -> None:
 
 
 def test_a_binary_input_is_refused() -> None:
-    with pytest.raises(source.BinaryInput, match="NUL bytes"):
+    with pytest.raises(BinaryInput, match="NUL bytes"):
         list(source.read(io.BytesIO(b"\x7fELF\x02\x01\x00\x00 binary")))
 
 
 def test_undecodable_bytes_do_not_stop_the_input() -> None:
-    read = list(source.read(io.BytesIO(b"caf\xc3\xa9 \xff ok\n")))
+    with pytest.warns(UnicodeWarning, match=r"undecodable byte at byte 6 .*replaced with �"):
+        read = list(source.read(io.BytesIO(b"caf\xc3\xa9 \xff ok\n")))
     assert "".join(read) == "café \ufffd ok\n"
 
 

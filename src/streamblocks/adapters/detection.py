@@ -7,6 +7,7 @@ otherwise identity, with one warning.
 
 from __future__ import annotations
 
+import importlib.metadata
 import warnings
 from typing import Any
 
@@ -35,3 +36,14 @@ def detect_input_adapter(event: Any) -> InputAdapter:
         stacklevel=3,
     )
     return IdentityInputAdapter()
+
+
+def adapter_hint(name: str) -> str:
+    """What to pass instead of an adapter's name: an instance of its class, named from
+    the entry point it is registered under (``""`` when no adapter has that name)."""
+    wanted = name.lower().replace("-", "_")
+    for entry in importlib.metadata.entry_points(group="streamblocks.adapters"):
+        if entry.name.lower() == wanted and ":" in entry.value:
+            module, cls = entry.value.split(":", 1)
+            return f"; pass an instance: from {module} import {cls}, then input_adapter={cls}()"
+    return ""

@@ -8,7 +8,7 @@ Parquet and data frames. The Ray Data and Dask integrations (:mod:`streamblocks.
 
 from __future__ import annotations
 
-from .records import STDIN, InputError, ReadOptions, RunReader, records
+from ..runs.records import STDIN, InputError, ReadOptions, RunReader, records
 from .rows import COLUMNS, UNREADABLE, Row, rows, rows_from_records, run_rows, unreadable_row
 
 __all__ = [

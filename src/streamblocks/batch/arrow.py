@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from .records import ReadOptions, RunReader
+from ..runs.records import ReadOptions, RunReader
 from .rows import COLUMNS, Row, run_rows
 
 

@@ -16,14 +16,20 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import dask.dataframe as dd
-import distributed
-import fsspec
-import pandas as pd
-import pyarrow as pa
+from ..extras import missing_extra
 
+try:
+    import dask.dataframe as dd
+    import distributed
+    import fsspec
+    import pandas as pd
+    import pyarrow as pa
+except ImportError as exc:
+    raise missing_extra("streamblocks.batch.dask", "dask", exc) from exc
+
+from ..runs.records import ReadOptions
 from .arrow import Runs, runs_of, schema, table
-from .records import ReadOptions
+from .paths import expand
 from .rows import Row
 from .split import task_count
 
@@ -83,14 +89,17 @@ def _workers() -> int:
 
 
 def read_runs(
-    paths: Sequence[str],
+    paths: str | Sequence[str],
     options: ReadOptions | None = None,
     *,
     files_per_partition: int | None = None,
 ) -> dd.DataFrame:
     """A frame of the rows of files of runs, one run per file, ``files_per_partition``
     files to a partition (by default, the files cut into
-    :func:`~streamblocks.batch.split.task_count` partitions for the client's workers)."""
+    :func:`~streamblocks.batch.split.task_count` partitions for the client's workers).
+    ``paths``: a glob (``"runs/*.jsonl"``), a folder, a file, or a list of them
+    (:func:`~streamblocks.batch.paths.expand`)."""
+    paths = expand(paths)
     if files_per_partition is None:
         files_per_partition = math.ceil(len(paths) / task_count(len(paths), _workers()))
     step = max(1, files_per_partition)

@@ -14,12 +14,21 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-import ray
-import ray.data
+from ..extras import missing_extra
 
+try:  # ray first: without the extra, it is the one to name
+    import ray
+    import ray.data
+except ImportError as exc:
+    raise missing_extra("streamblocks.batch.ray", "ray", exc) from exc
+try:
+    import pyarrow as pa
+except ImportError as exc:
+    raise missing_extra("streamblocks.batch.ray", "ray", exc) from exc
+
+from ..runs.records import ReadOptions
 from .arrow import Runs, runs_of
-from .records import ReadOptions
+from .paths import expand
 from .split import task_count
 
 RUNS_PER_BATCH = 16
@@ -68,10 +77,14 @@ def read_runs(
     tasks are all handed to Ray at once rather than one per free CPU (its
     ``op_resource_reservation_enabled`` is off): Ray Data (2.60) would otherwise run
     the first second of a job one task at a time, and notice a finished task only
-    0.1-0.2 s later, leaving its CPU idle that long after every task."""
-    if not isinstance(paths, str) and "override_num_blocks" not in read_args:
-        read_args["override_num_blocks"] = task_count(len(paths), _cpus())
-    files = ray.data.read_binary_files(_paths(paths), include_paths=True, **read_args)
+    0.1-0.2 s later, leaving its CPU idle that long after every task.
+
+    ``paths``: a glob (``"runs/*.jsonl"``), a folder, a file, or a list of them
+    (:func:`~streamblocks.batch.paths.expand`)."""
+    files_in = expand(paths)
+    if "override_num_blocks" not in read_args:
+        read_args["override_num_blocks"] = task_count(len(files_in), _cpus())
+    files = ray.data.read_binary_files(files_in, include_paths=True, **read_args)
     files.context.op_resource_reservation_enabled = False
     return files.map_batches(Extract(options), batch_format="pyarrow", batch_size=None)
 

@@ -12,8 +12,8 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from ..cli.model import Record
-from .records import InputError, ReadOptions, RunReader
+from ..runs.model import Record
+from ..runs.records import InputError, ReadOptions, RunReader
 
 Row = dict[str, Any]
 

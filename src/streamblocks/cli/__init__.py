@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from .. import compiled
 from .._version import __version__
+from ..runs.errors import RunError
 from .errors import CLIError
 
 if TYPE_CHECKING:
+    from ..runs.model import event_json
+    from ..runs.registries import default_registry, demo_registry
     from .commands.demo import demo_events
-    from .model import event_json
-    from .registries import default_registry, demo_registry
 
 EPILOG = (
     "`streamblocks demo` to see it work; `streamblocks COMMAND --help` for a command. "
@@ -83,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "ignore", "This process .* is multi-threaded", DeprecationWarning
             )
             return int(args.handler(args))
-    except CLIError as exc:
+    except RunError as exc:  # CLIError too
         if debug:
             raise
         print(f"streamblocks: {exc}", file=sys.stderr)
@@ -108,9 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 # Names of the command's modules this package offers, loaded on first use.
 _LAZY = {
     "demo_events": ".commands.demo",
-    "event_json": ".model",
-    "default_registry": ".registries",
-    "demo_registry": ".registries",
+    "event_json": "..runs.model",
+    "default_registry": "..runs.registries",
+    "demo_registry": "..runs.registries",
 }
 
 

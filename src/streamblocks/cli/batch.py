@@ -16,10 +16,11 @@ from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from ..batch.records import OnBytes, ReadOptions, RunReader
+from ..runs.errors import RunError
+from ..runs.model import Record
+from ..runs.reading import Warn
+from ..runs.records import OnBytes, ReadOptions, RunReader
 from .errors import CLIError
-from .model import Record
-from .reading import Warn
 from .render import COUNTED, json_line
 
 GLOB_CHARACTERS = frozenset("*?[")
@@ -73,7 +74,7 @@ def _read_whole(path: str) -> FileResult:
     try:
         for record in _reader.records(path, result.warnings.append):
             result.records.append(record)
-    except CLIError as exc:
+    except RunError as exc:
         result.error = str(exc)
     if _lines:
         result.lines = "".join(map(json_line, result.records))
@@ -95,7 +96,7 @@ def _replay(result: FileResult, warn: Warn) -> Iterator[Record]:
         warn(message)
     yield from result.records
     if result.error is not None:
-        raise CLIError(result.error)
+        raise RunError(result.error)
 
 
 def read_all(
@@ -110,7 +111,7 @@ def read_all(
     """Each input in order. With one job the records stream as the file is read (a live
     pipe shows at once); with more, files are read by worker processes and each one's
     records arrive whole — with ``lines`` (``--json``), written as lines by the worker,
-    with only the :data:`COUNTED` records. A :class:`CLIError` raised while iterating a
+    with only the :data:`COUNTED` records. A :class:`RunError` raised while iterating a
     file's records concerns that file only."""
     reader = RunReader(options)  # a bad --registry is one error here, not one per worker
     if jobs <= 1 or len(paths) <= 1 or "-" in paths:  # workers cannot read our stdin

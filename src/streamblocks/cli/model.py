@@ -1,8 +1,6 @@
-"""The render model: every event as one JSON-able record, and the words every renderer uses.
+"""The words every renderer uses: labels, the summary line, usage and cost.
 
-Each renderer (JSON lines, plain, rich) reads these records and nothing else, so they all
-show the same blocks, text, errors and summary; worker processes send the same records
-back to the parent (``--jobs``).
+The records they describe are :mod:`streamblocks.runs.model`'s.
 """
 
 from __future__ import annotations
@@ -10,59 +8,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from pydantic import BaseModel
-
-SCHEMA_VERSION = 1
-"""Version of the ``--json`` line format (documented in docs/cli.md)."""
-
-Record = dict[str, Any]
-
-
-def jsonable(value: Any) -> Any:
-    """``value`` as JSON-compatible data (models dumped, tuples as lists, enums as values)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return getattr(value, "value", value) if isinstance(value, (str, int)) else value
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
-    if hasattr(value, "_asdict"):
-        return {key: jsonable(item) for key, item in value._asdict().items()}
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: jsonable(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, Mapping):
-        return {str(key): jsonable(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(item) for item in value]
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    enum_value = getattr(value, "value", None)
-    if isinstance(enum_value, (str, int)):
-        return enum_value
-    return str(value)
-
-
-def event_dict(event: Any, *, partial: bool = False) -> Record:
-    """One event as the ``--json`` object: ``{"type": ..., <its fields>}``; with
-    ``partial``, a ``BLOCK_DELTA`` of an object block carries ``partial`` too (the object
-    written so far, ``extract --partial``)."""
-    out: Record = {"type": event.type.value}
-    if event.type.value == "BLOCK_END":
-        out["block"] = jsonable(event.block)
-        return out
-    for name in event._fields:
-        if name != "partial_at":  # where BlockDelta.partial is read from: not data
-            out[name] = jsonable(getattr(event, name))
-    if partial and getattr(event, "partial_at", None) is not None:
-        out["partial"] = jsonable(event.partial)
-    return out
-
-
-def event_json(event: Any) -> str:
-    """One event as one line of JSON."""
-    return json.dumps(event_dict(event), ensure_ascii=False)
 
 
 def plural(count: int, noun: str) -> str:
@@ -171,6 +119,8 @@ class Tally:
     def __init__(self, prices: Prices | None = None) -> None:
         self.prices = prices
         self.files = self.blocks = self.errors = 0
+        self.failed: list[str] = []  # the runs that ended with ``stop: error``
+        self.unreadable: list[str] = []  # the inputs that could not be read
         self.input_tokens = self.output_tokens = 0
         self.cost = 0.0
         self.estimated = False
@@ -181,6 +131,8 @@ class Tally:
             return
         self.blocks += record["counts"]["blocks"]
         self.errors += record["counts"]["errors"]
+        if record.get("stop_reason") == "error":
+            self.failed.append(str(record.get("source") or "<stdin>"))
         usage = record.get("usage") or {}
         self.input_tokens += usage.get("input_tokens") or 0
         self.output_tokens += usage.get("output_tokens") or 0
@@ -199,7 +151,21 @@ class Tally:
             parts.append(f"tokens: {self.input_tokens} in, {self.output_tokens} out")
         if self.costed:
             parts.append(f"cost: {'≈' if self.estimated else ''}${self.cost:.4f}")
-        return " · ".join(parts)
+        if self.failed:
+            parts.append(f"{plural(len(self.failed), 'run')} failed (stop: error)")
+        if self.unreadable:
+            parts.append(f"{len(self.unreadable)} unreadable")
+        return " · ".join(parts) + "".join(
+            f"\n{what}: {_names(names)}"
+            for what, names in (("failed", self.failed), ("unreadable", self.unreadable))
+            if names
+        )
+
+
+def _names(names: list[str], most: int = 10) -> str:
+    """``names``, the first ``most`` of them and how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} … and {len(names) - most} more"
 
 
 def block_label(block_type: str | None, block_id: str | None) -> str:
@@ -221,14 +187,9 @@ def pretty(value: Any) -> str:
 
 
 __all__ = [
-    "SCHEMA_VERSION",
     "Prices",
-    "Record",
     "Tally",
     "block_label",
-    "event_dict",
-    "event_json",
-    "jsonable",
     "passthrough_label",
     "plural",
     "pretty",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import difflib
 import math
 from collections.abc import Callable
 from typing import NoReturn
@@ -20,7 +21,27 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments: "):
+            message += self._guesses(message.split(": ", 1)[1].split())
         self.exit(2, f"{self.prog}: error: {message} (`{self.prog} --help` for usage)\n")
+
+    def _guesses(self, unknown: list[str]) -> str:
+        """`` (did you mean '--adapter'?)`` for misspelt options: the closest option of
+        this parser or its commands (argparse reports a command's unknown options from
+        the top parser)."""
+        known = set(self._option_string_actions)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for parser in action.choices.values():
+                    known.update(parser._option_string_actions)
+        guesses = [
+            f"{close[0]!r} for {arg!r}"
+            for arg in unknown
+            if arg.startswith("--")
+            for close in [difflib.get_close_matches(arg.split("=", 1)[0], known, n=1)]
+            if close
+        ]
+        return f" (did you mean {', '.join(guesses)}?)" if guesses else ""
 
 
 def _range(low: float, high: float | None) -> str:
@@ -126,12 +147,14 @@ def markup_family(text: str) -> str:
     """``--markup``: a model family (``streamblocks.markup.FAMILIES``) or ``auto``."""
     if text.strip().lower() == "auto":
         return "auto"
-    from ..markup import Markup
+    from ..markup import FAMILIES, Markup
 
     try:
         return Markup(text).family
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        close = difflib.get_close_matches(text.strip().lower(), [*FAMILIES, "auto"], n=1)
+        guess = f" (did you mean {close[0]!r}?)" if close else ""
+        raise argparse.ArgumentTypeError(f"{exc}{guess}") from None
 
 
 def add_markup_option(command: argparse.ArgumentParser) -> None:

@@ -7,8 +7,9 @@ import os
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from ..runs.model import event_dict
 from .errors import CLIError
-from .model import Prices, event_dict
+from .model import Prices
 from .render import JSONRenderer, PlainRenderer, Renderer, choose, rich_available
 
 

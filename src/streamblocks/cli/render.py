@@ -9,14 +9,10 @@ from __future__ import annotations
 import json
 from typing import Any, TextIO
 
+from ..runs.model import SCHEMA_VERSION, Record, event_dict, event_json, jsonable
 from .model import (
-    SCHEMA_VERSION,
     Prices,
-    Record,
     block_label,
-    event_dict,
-    event_json,
-    jsonable,
     passthrough_label,
     summary_text,
 )
@@ -202,7 +198,8 @@ class PlainRenderer(Renderer):
             self._body(block["content"], depth)
         self.streamed.discard(block["id"])
         self._newline()
-        detail = f" metadata={json.dumps(block['metadata'], ensure_ascii=False)}"
+        metadata = block["metadata"]  # (none on a native block: nothing to say)
+        detail = "" if metadata is None else f" metadata={json.dumps(metadata, ensure_ascii=False)}"
         if block["syntax"] in ("native", "gadget") and not isinstance(block["content"], str):
             detail = f" content={json.dumps(block['content'], ensure_ascii=False)}"
         started = self.opened.pop(block["id"], {})
@@ -211,7 +208,7 @@ class PlainRenderer(Renderer):
         if final:  # what the end told (a command's final status and exit code)
             detail += f" attrs={json.dumps(final, ensure_ascii=False)}"
         label = block_label(block["type"], block["id"])
-        self._write(f"{INDENT * depth}└─ {label} ok,{detail}\n")
+        self._write(f"{INDENT * depth}└─ {label} ok{',' if detail else ''}{detail}\n")
 
 
 def rich_available() -> bool:

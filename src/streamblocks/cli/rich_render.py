@@ -18,7 +18,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .model import Prices, Record, block_label, passthrough_label, pretty
+from ..runs.model import Record
+from .model import Prices, block_label, passthrough_label, pretty
 from .render import Depths, Renderer
 
 LIVE_REFRESH = 1 / 30

@@ -84,7 +84,8 @@ def to_custom(block: Block) -> CustomBlock:
 
 def _thinking(block: Block) -> ThinkingBlock:
     signature = block.attrs.get("signature")
-    return ThinkingBlock(text=_text(block.content), signature=signature)
+    redacted = _str_or_none(block.attrs.get("redacted"))  # (an AG-UI input's, 1.0)
+    return ThinkingBlock(text=_text(block.content), signature=signature, redacted=redacted)
 
 
 def _native_tool_call(block: Block) -> ToolCallBlock:

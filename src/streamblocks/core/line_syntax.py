@@ -90,8 +90,13 @@ class LineParser(metaclass=ABCMeta):
     content."""
     then: Verdict | None = None
     """On ``START``: what the current line is (``None`` when it ends the opener)."""
-    error: str = "malformed block"
-    """On ``CLOSE`` before ``START``: the message of the ``PARSE_FAILED`` error."""
+    error: str = (
+        "malformed block: it closed before its parser started (a parser whose opener line "
+        "is its whole header sets LineParser.started = True, or returns Verdict.START)"
+    )
+    """On ``CLOSE`` before ``START``: the message of the ``PARSE_FAILED`` error. The
+    default names the usual cause in a syntax of your own: a parser left ``started =
+    False`` whose block therefore never started."""
     continuation: LineParser | None = None
     """On ``VERBATIM``: the visible region that reads what follows."""
     marker_starts: str | None = None

@@ -29,6 +29,8 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
+from .json_values import integer
+
 __all__ = ["PartialJson", "copy_json"]
 
 _RUN: Final = re.compile(r'[^"\\]+')
@@ -236,7 +238,7 @@ class PartialJson:
         if not _NUMBER.fullmatch(token):
             return self._fail(f"{token!r} is not a JSON number")
         is_float = "." in token or "e" in token or "E" in token
-        self._value(float(token) if is_float else int(token))
+        self._value(float(token) if is_float else integer(token))
         return end
 
     def _string(self, text: str, i: int, n: int) -> int:

@@ -18,11 +18,13 @@ from collections.abc import (
 )
 from typing import Any
 
+from ..adapters.detection import adapter_hint
 from ..adapters.protocols import InputAdapter, OutputAdapter
 from ..transforms import DeltaTransform, compose_transforms
 from .abort import AbortingSession, AbortPolicy, AbortSpec
 from .errors import RegistryError, SnapshotError
 from .limits import Limits
+from .markup_hook import resolve_markup
 from .registry import BlockRegistry, TypeTable
 from .session import Session
 from .snapshot import load_session
@@ -78,6 +80,7 @@ class StreamBlockProcessor:
         if isinstance(input_adapter, str) and input_adapter != "auto":
             raise ValueError(
                 f"input_adapter must be 'auto', an adapter or None, got {input_adapter!r}"
+                + adapter_hint(input_adapter)
             )
         policies = [unknown] if isinstance(unknown, str) else list(unknown.values())
         for policy in policies:
@@ -95,12 +98,9 @@ class StreamBlockProcessor:
         self.abort_on = abort_on
         self.abort_policy = AbortPolicy.parse(abort_on)
         self.reference = reference
-        # -- model markup (streamblocks.markup builds on core; imported when asked for)
-        self.markup: tuple[Any, ...] | str = ()
-        if markup is not None:
-            from ..markup.config import markup_option
-
-            self.markup = markup_option(markup)
+        # -- model markup (streamblocks.markup builds on core: the face resolves it)
+        self.markup = resolve_markup(markup)
+        self._auto = self.markup is not None and self.markup.auto
         self._plan: SyntaxPlan = ()
         self._plan_version = -1
 
@@ -118,8 +118,8 @@ class StreamBlockProcessor:
             inline_code_aware = any(isinstance(s, InlineSyntax) and s.code_aware for s, _ in plan)
             if (self.code_aware or inline_code_aware) and not shows_fences:
                 plan.append((default_syntax("code_fences"), TypeTable({}, "text")))
-            if self.markup and self.markup != "auto":  # asked for: before registered tags
-                plan[:0] = _markup_plan(self.markup)
+            if self.markup is not None and not self._auto:  # asked for: before registered tags
+                plan[:0] = self.markup.entries(None)
             self._plan, self._plan_version = tuple(plan), self.registry.version
         return self._plan
 
@@ -133,8 +133,8 @@ class StreamBlockProcessor:
         """A fresh sans-IO session for one stream. ``model``: the model the stream
         comes from, for ``markup="auto"`` (the drivers read it from the first item)."""
         plan, stream_id = self.plan(), stream_id or uuid.uuid4().hex
-        if self.markup == "auto":
-            plan = (*_markup_plan(model), *plan)
+        if self.markup is not None and self._auto:
+            plan = (*self.markup.entries(model), *plan)
         if self.abort_policy is not None:
             return AbortingSession(
                 plan,
@@ -181,8 +181,8 @@ class StreamBlockProcessor:
         self, source: Iterable[Any], output_adapter: OutputAdapter | None
     ) -> Generator[Any, None, None]:
         iterator = iter(source)
-        first = list(itertools.islice(iterator, 1)) if self.markup == "auto" else []
-        session = self.session(model=_model_of(first))
+        first = list(itertools.islice(iterator, 1)) if self._auto else []
+        session = self.session(model=self._model_of(first))
         out = self._output_for_stream(output_adapter)
         try:
             for item in itertools.chain(first, iterator):
@@ -211,6 +211,12 @@ class StreamBlockProcessor:
         and when ``abort_on`` fires.
         """
         return AsyncEvents(self, source, output_adapter)
+
+    def _model_of(self, first: list[Any]) -> str | None:
+        """The model the stream names (``markup="auto"``: its first item, if any)."""
+        if not first or self.markup is None:
+            return None
+        return self.markup.model_of(first[0])
 
     def _output_for_stream(self, adapter: OutputAdapter | None) -> OutputAdapter | None:
         """The output adapter for one stream (``for_stream()`` when it keeps state)."""
@@ -317,9 +323,9 @@ class AsyncEvents:
             self._sync = processor.process(source, output_adapter=self._adapter)
             return
         self._iterator = aiter(source)
-        first = [await anext(self._iterator, _END)] if processor.markup == "auto" else []
+        first = [await anext(self._iterator, _END)] if processor._auto else []
         first = [item for item in first if item is not _END]
-        self._session = session = processor.session(model=_model_of(first))
+        self._session = session = processor.session(model=processor._model_of(first))
         self._out = processor._output_for_stream(self._adapter)
         for item in first:
             self._ready.extend(_outgoing(self._out, session.feed(item)))
@@ -336,21 +342,6 @@ class AsyncEvents:
             _close_quietly(self._session)
         if self._iterator is not None:
             await _aclose_source(self._iterator)
-
-
-def _markup_plan(markup: Any) -> list[tuple[Syntax, TypeTable]]:
-    """The plan entries of ``markup=``: configured markups, or the model's (``"auto"``)."""
-    from ..markup.config import for_model, markup_plan
-
-    return list(markup_plan(markup if isinstance(markup, tuple) else for_model(markup)))
-
-
-def _model_of(first: list[Any]) -> str | None:
-    if not first:  # (markup="auto" only: the first item names the model)
-        return None
-    from ..markup.config import model_of
-
-    return model_of(first[0])
 
 
 def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:

@@ -8,7 +8,6 @@ text to the session's scanner.
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Callable, Hashable
 from typing import Any, cast
@@ -39,6 +38,7 @@ from .events import (
     StreamStarted,
     Usage,
 )
+from .json_values import loads
 from .limits import Limits
 from .native_blocks import NativeBlock, describe
 
@@ -364,7 +364,7 @@ class ProviderEvents:
             content: Any = end.content
         elif native.parse == "json":
             try:
-                content = json.loads(text) if text.strip() else {}
+                content = loads(text) if text.strip() else {}
             except (ValueError, RecursionError) as exc:
                 self._em.error(
                     native.block_id,

@@ -244,8 +244,7 @@ class Session:
         return self._feed(chunk)
 
     def _feed(self, chunk: Any) -> list[Event]:
-        """``feed`` through the full machinery; it leaves the scanner settled for the
-        next chunk's lean step."""
+        """``feed`` through the full machinery, leaving the scanner settled (lean)."""
         scan = self._scan
         lean.count_lean(scan)
         if self._closed:
@@ -281,7 +280,8 @@ class Session:
         self._busy = False
         if self._chain is not None:
             return self._chain.process_all(out)
-        lean.settle(scan)
+        if em.pos:  # (until text came, a byte-order mark may open it: see _consume)
+            lean.settle(scan)
         return out
 
     def close(self) -> list[Event]:

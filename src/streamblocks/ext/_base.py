@@ -10,11 +10,19 @@ An adapter analyses each event once (:meth:`ProviderAdapter._analyze`) into a
 :meth:`ProviderAdapter.read` alone, the step with the event's error and ids. The few
 facts that span events (is a thinking block open, was a tool called) live on the instance;
 ``for_stream()`` gives each stream a fresh one.
+
+Most events of a reply are one shape: a plain text delta. Each built-in adapter's
+``_analyze`` reads that shape directly first — the SDK's own class by identity
+(:func:`sdk_class`, never importing the SDK), a wire dict by its keys, attributes read
+as attributes — and hands every other event to its general reader, which answers the
+same for the common shape too (``reference = True`` on an adapter skips the direct
+reading: the tests compare the two).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -74,6 +82,14 @@ def _is_mapping(obj: Any) -> bool:
     return isinstance(obj, Mapping)
 
 
+def sdk_class(module: str, name: str) -> type | None:
+    """The SDK class ``module.name`` when that module is already imported, else ``None``
+    (never imports it: an object of the class exists only once its module is loaded)."""
+    loaded = sys.modules.get(module)
+    found = getattr(loaded, name, None) if loaded is not None else None
+    return found if isinstance(found, type) else None
+
+
 def as_int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -95,6 +111,10 @@ SKIP = Step(EventCategory.SKIP)
 PASSTHROUGH = Step(EventCategory.PASSTHROUGH)
 START = Step(EventCategory.STREAM_START)
 END = Step(EventCategory.STREAM_END)
+TEXT = EventCategory.TEXT_CONTENT
+NEW = tuple.__new__
+"""``NEW(Step, (TEXT, text, (), None, None, None, None))`` is ``Step(TEXT, text)`` at
+half the cost (no Python-level ``__new__``): the direct readers' answer."""
 
 
 QUESTIONS = ("categorize", "extract_text", "stop_reason", "usage", "native_events")
@@ -106,6 +126,11 @@ one of its own is asked that one: see :meth:`ProviderAdapter.read`)."""
 class ProviderAdapter:
     """Base of the provider input adapters: per-event analysis, memoised."""
 
+    reference = False
+    """``True``: no direct reading of the common event shape, every event goes through
+    the general reader (the same answers; for tests and comparisons). Kept by
+    :meth:`for_stream`."""
+
     def __init__(self) -> None:
         self._last_event: Any = _NOTHING
         self._last_step: Step = SKIP
@@ -114,6 +139,7 @@ class ProviderAdapter:
         self._from_step = all(getattr(kind, name) in STEP_ANSWERS for name in QUESTIONS)
         self._reports_error = callable(getattr(kind, "error", None))
         self._reports_ids = callable(getattr(kind, "stream_ids", None))
+        self._plain = self._from_step and not (self._reports_error or self._reports_ids)
         self._reset()
 
     def _reset(self) -> None:
@@ -121,7 +147,10 @@ class ProviderAdapter:
 
     def for_stream(self) -> ProviderAdapter:
         """A fresh instance for one stream (its per-stream state starts empty)."""
-        return type(self)()
+        fresh = type(self)()
+        if self.reference:
+            fresh.reference = True
+        return fresh
 
     def _analyze(self, event: Any) -> Step:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -156,6 +185,8 @@ class ProviderAdapter:
         """All the session asks of ``event``, in one call: the memoised step, with the
         error and the ids the adapter's ``error``/``stream_ids`` report. Ids equal to
         the last ones reported are left out (the session keeps what it was told)."""
+        if self._plain:  # the step is the whole answer (most adapters)
+            return self._step(event)
         if self._from_step:
             step = self._last_step if event is self._last_event else self._step(event)
         else:  # a subclass answers some question itself
@@ -194,16 +225,20 @@ def tool_call_start(key: Any, call_id: Any, name: Any, **attrs: Any) -> NativeSt
     return NativeStart(key, "tool_call", block_id, {"name": name, "id": call_id, **attrs}, "json")
 
 
-def tool_result(key: Any, call_id: Any, name: Any, content: Any, is_error: bool) -> list[Native]:
-    """A whole tool result (a server-side tool's: web search, code execution) as a
-    ``tool_result`` block naming its tool and call. ``content`` becomes plain JSON data:
-    SDK objects are dumped, so the block survives a JSON round trip."""
-    attrs = {
+def tool_result(
+    key: Any, call_id: Any, name: Any, content: Any, is_error: bool, *, server: bool = True
+) -> list[Native]:
+    """A whole tool result (by default a server-side tool's: web search, code execution,
+    marked ``"server": True``) as a ``tool_result`` block naming its tool and call.
+    ``content`` becomes plain JSON data: SDK objects are dumped, so the block survives a
+    JSON round trip."""
+    attrs: dict[str, Any] = {
         "tool_call_id": call_id if isinstance(call_id, str) else None,
         "name": name if isinstance(name, str) else None,
         "is_error": is_error,
-        "server": True,
     }
+    if server:
+        attrs["server"] = True
     data = to_jsonable_python(content, fallback=str) if content is not None else ""
     return [NativeStart(key, "tool_result", None, attrs), NativeEnd(key, data)]
 

@@ -15,7 +15,6 @@ input with an :class:`~streamblocks.core.errors.AdapterWarning` instead of faili
 from __future__ import annotations
 
 import codecs
-import json
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeGuard
@@ -23,6 +22,7 @@ from typing import Any, TypeGuard
 from ..adapters.protocols import EventCategory, Native
 from ..core.errors import AdapterWarning
 from ..core.events import StopReason, Usage
+from ..core.json_values import loads
 from ._base import QUESTIONS, SKIP, STEP_ANSWERS, ProviderAdapter, Step
 
 _COMPACT_EVERY = 256
@@ -160,7 +160,10 @@ class JSONLinesAdapter(ProviderAdapter):
 
     def _parse(self, text: str) -> list[Any]:
         try:
-            value = json.loads(text)
+            value = loads(text)
+        except RecursionError:
+            self._warn(f"skipped a line nested too deeply to read: {_preview(text)!r}")
+            return []
         except ValueError as exc:
             self._warn(f"skipped a line that is not JSON ({exc}): {_preview(text)!r}")
             return []

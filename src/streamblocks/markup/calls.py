@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .body import AFTER, BODY, BODY_START, TEXT, WINDOW, CallBody, reply_start
 from .grammar import CallFormat
+from .head import add_text, unclaim
 from .items import add_items, release
 
 if TYPE_CHECKING:
@@ -86,25 +87,6 @@ def add_body(r: Reader, text: str) -> None:
         add_text(r, body, text)
 
 
-def add_text(r: Reader, body: CallBody, text: str) -> None:
-    """``text`` of the body: the open call's ``raw``, its name, its arguments."""
-    r.sink.mark(text)
-    name = body.add(text)
-    if name is False:
-        unclaim(r)
-        return
-    if name:
-        r.sink.start("tool_call", name)  # type: ignore[arg-type]
-        body.arguments.named(name.get("name", ""))  # type: ignore[union-attr]
-    arguments = body.arguments.feed(text)
-    if arguments or body.held:
-        if r.sink.started:
-            r.sink.out.append(("args", body.held + arguments))
-            body.held = ""
-        else:
-            body.held += arguments
-
-
 def body_ended(r: Reader, held: str, cut: bool) -> None:
     """The stream ended inside a call's body."""
     body = r.body
@@ -123,17 +105,6 @@ def body_ended(r: Reader, held: str, cut: bool) -> None:
         return
     what = f"a call opened by {call.opener!r}" if call.opener else "a call"
     fail(r, f"the stream ended inside {what}", unclosed=True)
-
-
-def unclaim(r: Reader) -> None:
-    """A reply-start body that is no call: visible text after all."""
-    text = "".join(r.sink.pending)
-    r.sink.pending = []
-    r.reset()
-    if r.region:
-        r.sink.text(text)  # the region ends; the scanner reads the text again
-    else:
-        r.replay = text
 
 
 def fail(r: Reader, message: str, *, unclosed: bool) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..core.registry import TypeTable
-from .families import Markup, markup_for
+from .families import ALIASES, FAMILIES, Markup, markup_for, unknown
 from .syntax import MarkupSyntax
 
 AUTO = "auto"
@@ -14,18 +14,19 @@ AUTO = "auto"
 
 def markup_option(spec: Any) -> tuple[Markup, ...] | str:
     """``markup=`` checked: the configured markups, or ``"auto"``. A family name, a
-    :class:`Markup`, a list of them, ``"auto"`` or ``None`` (no markup)."""
+    model id (read by :func:`markup_for`), a :class:`Markup`, a list of them, ``"auto"``
+    or ``None`` (no markup)."""
     if spec is None:
         return ()
     if isinstance(spec, str):
-        return AUTO if spec.strip().lower() == AUTO else (Markup(spec),)
+        return AUTO if spec.strip().lower() == AUTO else (named(spec),)
     if isinstance(spec, Markup):
         return (spec,)
     if isinstance(spec, Sequence):
         found: list[Markup] = []
         for item in spec:
             if isinstance(item, str) and item.strip().lower() != AUTO:
-                found.append(Markup(item))
+                found.append(named(item))
             elif isinstance(item, Markup):
                 found.append(item)
             else:
@@ -35,6 +36,18 @@ def markup_option(spec: Any) -> tuple[Markup, ...] | str:
         f"markup= is a family name, a Markup, a list of them, 'auto' or None, "
         f"got {type(spec).__name__}"
     )
+
+
+def named(name: str) -> Markup:
+    """The markup a family name or a model id stands for; ``ValueError`` naming both ways
+    and :data:`FAMILIES` when it is neither."""
+    key = name.strip().lower()
+    if ALIASES.get(key, key) in FAMILIES:
+        return Markup(key)
+    found = markup_for(name)
+    if found is None:
+        raise ValueError(unknown(name))
+    return found
 
 
 def markup_plan(markups: Sequence[Markup]) -> list[tuple[MarkupSyntax, TypeTable]]:
@@ -47,6 +60,22 @@ def for_model(model: str | None) -> tuple[Markup, ...]:
     unknown)."""
     found = markup_for(model) if model else None
     return (found,) if found is not None else ()
+
+
+class MarkupChoice:
+    """``markup=`` resolved into what the core runs (its
+    :class:`~streamblocks.core.markup_hook.MarkupPlan`)."""
+
+    def __init__(self, spec: Any) -> None:
+        self.option = markup_option(spec)
+        self.auto = self.option == AUTO
+
+    def entries(self, model: str | None) -> list[tuple[MarkupSyntax, TypeTable]]:
+        option = self.option
+        return markup_plan(for_model(model) if isinstance(option, str) else option)
+
+    def model_of(self, item: Any) -> str | None:
+        return model_of(item)
 
 
 def model_of(item: Any) -> str | None:

@@ -23,6 +23,13 @@ FAMILIES: tuple[str, ...] = (
     "mistral",
     "gemma4",
     "gpt-oss",
+    "minimax",
+    "seed",
+    "hunyuan",
+    "command",
+    "nemotron",
+    "phi4",
+    "lfm2",
 )
 """The family names ``markup=`` and :class:`Markup` accept (besides the aliases)."""
 
@@ -37,12 +44,18 @@ def family_name(name: str) -> str:
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     if key not in FAMILIES:
-        aliases = ", ".join(f"{alias!r} (= {to!r})" for alias, to in ALIASES.items())
-        raise ValueError(
-            f"unknown markup family {name!r}: use one of {', '.join(map(repr, FAMILIES))} "
-            f"or an alias: {aliases}"
-        )
+        raise ValueError(unknown(name))
     return key
+
+
+def unknown(name: str) -> str:
+    """The message for a ``markup=`` value that is neither a family nor a known model."""
+    aliases = ", ".join(f"{alias!r} (= {to!r})" for alias, to in ALIASES.items())
+    return (
+        f"unknown markup family or model {name!r}: use one of "
+        f"{', '.join(map(repr, FAMILIES))} or an alias ({aliases}); for a model id, "
+        "markup_for(model_id, thinking=...) or markup='auto' (the model the stream names)"
+    )
 
 
 MARKERS: tuple[tuple[str, str], ...] = (
@@ -59,6 +72,16 @@ MARKERS: tuple[tuple[str, str], ...] = (
     ("<|channel>thought", "gemma4"),
     ("<|channel|>analysis", "gpt-oss"),
     ("<|channel|>commentary", "gpt-oss"),
+    ("<minimax:tool_call>", "minimax"),
+    ("<seed:tool_call>", "seed"),
+    ("<seed:think>", "seed"),
+    ("<tool_sep>", "hunyuan"),
+    ("<tool_calls>", "hunyuan"),
+    ("<|START_ACTION|>", "command"),
+    ("<|START_THINKING|>", "command"),
+    ("<TOOLCALL>", "nemotron"),
+    ("functools[", "phi4"),
+    ("<|tool_call_start|>", "lfm2"),
     ("<|python_tag|>", "llama"),
     ("<|python_start|>", "llama"),
     ("<think>", "qwen3"),
@@ -158,6 +181,15 @@ _MODEL_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), family)
     for pattern, family in (
         (r"gpt-oss", "gpt-oss"),
+        (r"minimax-m2", "minimax"),
+        (r"seed-oss", "seed"),
+        (r"hunyuan|(?:^|[/-])hy-?3", "hunyuan"),
+        (r"command-(?:a|r7b)", "command"),
+        (r"nemotron-3|nemotron-nano-3", "qwen3"),
+        (r"nemotron", "nemotron"),
+        (r"phi-?4-mini", "phi4"),
+        (r"lfm-?2", "lfm2"),
+        (r"granite|step-?3\.5|step3p5", "qwen3"),
         (r"deepseek", "deepseek"),
         (r"kimi", "kimi"),
         (r"glm", "glm"),
@@ -168,37 +200,70 @@ _MODEL_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 
-TEMPLATE_THINKING: tuple[tuple[str, bool, tuple[str, ...]], ...] = (
-    (r"deepseek-r1", True, ("deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1-0528")),
+TEMPLATE_THINKING: tuple[tuple[str, bool, bool, tuple[str, ...]], ...] = (
+    (r"deepseek-r1", True, True, ("deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1-0528")),
     (
         r"deepseek-v(?:3\.[1-9]|[4-9])",
         False,
+        True,
         ("deepseek-ai/DeepSeek-V3.1", "deepseek-ai/DeepSeek-V3.2", "deepseek-ai/DeepSeek-V4-Flash"),
     ),
-    (r"qwq", True, ("Qwen/QwQ-32B",)),
-    (r"thinking-2507", True, ("Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-235B-A22B-Thinking-2507")),
-    (r"qwen3-coder", False, ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-Coder-Next")),
-    (r"qwen-?(?:3\.[5-9]|[4-9])", True, ("Qwen/Qwen3.5-9B", "Qwen/Qwen3.8-27B", "qwen3.5:9b")),
-    (r"glm-?4\.[0-6]", False, ("zai-org/GLM-4.5", "zai-org/GLM-4.6")),
-    (r"glm-?(?:4\.[7-9]|[5-9])", True, ("zai-org/GLM-4.7", "zai-org/GLM-5.3")),
+    (r"qwq", True, True, ("Qwen/QwQ-32B",)),
+    (
+        r"qwen3-.*thinking",
+        True,
+        True,
+        (
+            "Qwen/Qwen3-4B-Thinking-2507",
+            "Qwen/Qwen3-235B-A22B-Thinking-2507",
+            "Qwen/Qwen3-Next-80B-A3B-Thinking",
+            "Qwen/Qwen3-VL-8B-Thinking",
+        ),
+    ),
+    (r"qwen3-coder", False, False, ("Qwen/Qwen3-Coder-30B-A3B-Instruct", "Qwen/Qwen3-Coder-Next")),
+    (
+        r"qwen-?(?:3\.[5-9]|[4-9])",
+        True,
+        True,
+        ("Qwen/Qwen3.5-9B", "Qwen/Qwen3.8-27B", "qwen3.5:9b"),
+    ),
+    (r"glm-?4\.[0-6]", False, False, ("zai-org/GLM-4.5", "zai-org/GLM-4.6")),
+    (r"glm-?(?:4\.[7-9]|[5-9])", True, True, ("zai-org/GLM-4.7", "zai-org/GLM-5.3")),
     (
         r"kimi-k2-instruct",
         False,
+        False,
         ("moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Instruct-0905"),
     ),
-    (r"kimi-k(?:2\.[6-9]|[3-9])", True, ("moonshotai/Kimi-K2.6", "moonshotai/Kimi-K3")),
+    (r"kimi-k(?:2\.[6-9]|[3-9])", True, True, ("moonshotai/Kimi-K2.6", "moonshotai/Kimi-K3")),
+    (r"minimax-m2", True, True, ("MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.5")),
+    (
+        r"nemotron-(?:nano-(?:9b|12b)-v2|3|nano-3)",
+        True,
+        True,
+        ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B"),
+    ),
 )
-"""Chat-template defaults: ``(pattern, opens thinking, model ids)``. The first pattern
-found in the lower-cased model id says whether that model's chat template opens thinking
-in the prompt when the request says nothing; a model no pattern matches opens none."""
+"""Chat-template defaults: ``(pattern, opens thinking by default, opens it when the
+request turns thinking on, model ids)``. The first pattern found in the lower-cased model
+id says whether that model's chat template opens thinking in the prompt when the request
+says nothing, and when it asks for thinking; a request that turns thinking off never
+leaves it open. A model no pattern matches opens none (a hybrid model such as Qwen3-8B
+writes its own ``<think>``)."""
 
-_TEMPLATE = re.compile("|".join(f"({pattern})" for pattern, _, _ in TEMPLATE_THINKING))
+_TEMPLATE = re.compile("|".join(f"({row[0]})" for row in TEMPLATE_THINKING))
 
 
-def template_opens_thinking(model_id: str) -> bool:
-    """Whether the chat template of ``model_id`` opens thinking by default."""
+def template_opens_thinking(model_id: str, thinking: bool | None = None) -> bool:
+    """Whether the chat template of ``model_id`` opens thinking in the prompt, for a
+    request whose thinking switch is ``thinking`` (``None``: the template's default)."""
+    if thinking is False:
+        return False
     found = _TEMPLATE.search(model_id.strip().lower())
-    return found is not None and TEMPLATE_THINKING[found.lastindex - 1][1]  # type: ignore[operator]
+    if found is None:
+        return False
+    row = TEMPLATE_THINKING[found.lastindex - 1]  # type: ignore[operator]
+    return row[1] if thinking is None else row[2]
 
 
 # The opening and closing thinking markers each family's templates write.
@@ -207,6 +272,8 @@ _THINKING_MARKERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "gemma4": (("<|channel>thought",), ("<channel|>",)),
     "kimi": (("<think>", "<|open|>think<|sep|>"), ("</think>", "<|close|>think<|sep|>")),
     "gpt-oss": (("<|channel|>analysis<|message|>",), ("<|end|>",)),
+    "seed": (("<seed:think>",), ("</seed:think>",)),
+    "command": (("<|START_THINKING|>",), ("<|END_THINKING|>",)),
 }
 _THINK = (("<think>",), ("</think>",))
 
@@ -230,15 +297,20 @@ def thinking_is_open(family: str, generation_prompt: str) -> bool:
 
 
 def markup_for(
-    model_id: str, *, generation_prompt: str | None = None, tools: Any = None
+    model_id: str,
+    *,
+    thinking: bool | None = None,
+    generation_prompt: str | None = None,
+    tools: Any = None,
 ) -> Markup | None:
     """The :class:`Markup` of the model ``model_id`` (a hub id such as
     ``"Qwen/Qwen3-8B"`` or an Ollama name such as ``"qwen3:8b"``), or ``None`` when no
     family is known for it.
 
-    ``starts_in_thinking`` is read from ``generation_prompt`` when given, else it is
-    the default of the model's chat template (:data:`TEMPLATE_THINKING`): a client
-    usually knows only the model's name.
+    ``starts_in_thinking`` is read from ``generation_prompt`` when given, else from the
+    model's chat template (:data:`TEMPLATE_THINKING`) for the request's thinking switch
+    ``thinking`` (``True`` / ``False``; ``None``: the template's default): a client
+    usually knows only the model's name and whether it asked for thinking.
     """
     family = model_family(model_id)
     if family is None:
@@ -246,5 +318,5 @@ def markup_for(
     if generation_prompt is not None:
         opened = thinking_is_open(family, generation_prompt)
     else:
-        opened = template_opens_thinking(model_id)
+        opened = template_opens_thinking(model_id, thinking)
     return Markup(family, starts_in_thinking=opened, tools=tools)

@@ -9,7 +9,6 @@ and the framing markers that are never visible text. Families are built from the
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from ..core.frozen import by_constructor
+from ..core.json_values import loads
 from .arguments import ArgumentStream, Streamed
 from .scan import EndSpec, Literals, search
 from .schema import ToolSchemas
@@ -270,7 +270,7 @@ def need(condition: bool, message: str) -> None:
 def json_object(text: str, what: str) -> dict[str, Any]:
     """``text`` as a JSON object (blank: ``{}``), or ``ValueError`` naming ``what``."""
     try:
-        value = json.loads(text) if text.strip() else {}
+        value = loads(text) if text.strip() else {}
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"{what} is not valid JSON ({exc})") from None
     need(isinstance(value, dict), f"{what} is not a JSON object")

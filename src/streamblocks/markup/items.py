@@ -10,15 +10,16 @@ call's ``raw`` and the array's parse at its end says why.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
+from ..core.json_values import loads
 from .arguments import _OBJECT_STOP, _STRING_STOP, ArgumentStream
 from .grammar import KEYED_ARGUMENTS, KEYED_NEEDS, Call
+from .head import add_text
 
 if TYPE_CHECKING:
     from .body import CallBody
@@ -84,8 +85,6 @@ class Items:
 
 def add_items(r: Reader, body: CallBody, items: Items, text: str) -> None:
     """Read ``text`` of an array body item by item."""
-    from .calls import add_text
-
     for kind, piece in items.split(text):
         if items.broken:
             add_text(r, body, piece)
@@ -108,7 +107,7 @@ def add_items(r: Reader, body: CallBody, items: Items, text: str) -> None:
 
 def _closed(r: Reader, body: CallBody, items: Items) -> None:
     try:
-        call = items.item(json.loads("".join(items.text)))
+        call = items.item(loads("".join(items.text)))
     except (ValueError, RecursionError) as exc:
         stop(r, items, str(exc))
         return

@@ -10,11 +10,12 @@ type. A value that fits none of the schema's types stays the string it was writt
 from __future__ import annotations
 
 import ast
-import json
 import math
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from ..core.json_values import integer, loads
 
 ToolSchemas = dict[str, Mapping[str, Any]]
 """Tool name → the JSON schema of its parameters."""
@@ -119,12 +120,12 @@ def _as(kind: str, text: str) -> tuple[bool, Any]:
         return True, text
     if kind == "integer":
         if _INTEGER.match(stripped):
-            return True, int(stripped)
+            return True, integer(stripped)
         return False, None
     if kind == "number":
         if _NUMBER.match(stripped):
             number = float(stripped)
-            return True, int(stripped) if _INTEGER.match(stripped) else number
+            return True, integer(stripped) if _INTEGER.match(stripped) else number
         return False, None
     if kind == "boolean":
         if stripped in _TRUE or stripped in _FALSE:
@@ -150,7 +151,7 @@ _NOTHING = object()
 def _structured(text: str) -> Any:
     """A JSON value, or a Python literal of the same shapes (``{'a': True}``)."""
     try:
-        return json.loads(text)
+        return loads(text)
     except (ValueError, RecursionError):
         pass
     try:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import collections.abc
 import enum
-import json
 import math
 import re
 import types
@@ -33,6 +32,7 @@ from typing import Any, Union
 
 from pydantic import BaseModel
 
+from ..core.json_values import integer, loads
 from .base import ParseFailure
 
 _INDEX = re.compile(r"0|[1-9][0-9]*")
@@ -102,7 +102,7 @@ def coerce(text: str) -> Any:
         return False
     if text[:1] in "-0123456789" and text:
         if _INT.fullmatch(text):
-            return int(text)
+            return integer(text)
         if _FLOAT.fullmatch(text):
             number = float(text)
             if math.isfinite(number):
@@ -331,7 +331,7 @@ def _single(text: str, options: Options) -> Any:
         return coerce(text)
     if kinds <= {"container", "none"} and text[:1] in "[{":
         try:
-            parsed = json.loads(text)
+            parsed = loads(text)
         except (ValueError, RecursionError):
             return text
         if isinstance(parsed, (dict, list)):

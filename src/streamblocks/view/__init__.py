@@ -4,11 +4,6 @@ The server (Starlette + uvicorn, the ``[view]`` extra) processes the input once 
 the run to the page as AG-UI events over server-sent events, encoded by the project's
 own AG-UI output (:mod:`streamblocks.ext.agui`). The page is static files in ``static/``:
 HTML, CSS and standard web components, no build step, nothing fetched from elsewhere.
-Importing this package needs no extra; :mod:`streamblocks.view.server` does.
+Importing this package needs no extra; :mod:`streamblocks.view.server` does. The
+command's arguments are :mod:`streamblocks.cli.commands.view`'s.
 """
-
-from __future__ import annotations
-
-from .command import INSTALL_HINT, add_parser, run
-
-__all__ = ["INSTALL_HINT", "add_parser", "run"]

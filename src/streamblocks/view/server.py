@@ -19,7 +19,6 @@ import gc
 import socket
 import sys
 from collections.abc import AsyncIterator, Callable
-from importlib import resources
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -31,6 +30,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..ext.agui import SSE_MEDIA_TYPE
+from .page import saved, static_dir
 from .runs import Run
 
 CSP = "; ".join(
@@ -61,11 +61,6 @@ SECURITY_HEADERS = [
 
 class ViewError(Exception):
     """A problem the user can fix (a port in use, a missing extra); one line, exit 2."""
-
-
-def static_dir() -> Path:
-    """The page's files, shipped inside the package."""
-    return Path(str(resources.files("streamblocks.view").joinpath("static")))
 
 
 _MEDIA_TYPES = {
@@ -111,10 +106,19 @@ def create_app(
     live: bool = False,
     hosts: tuple[str, ...] = ("127.0.0.1", "localhost", "[::1]"),
     on_startup: Callable[[], object] | None = None,
+    save_html: Callable[[bool], str | None] | None = None,
+    redacted: bool = False,
 ) -> Starlette:
     """The viewer's ASGI app for ``run``. ``on_startup`` runs once the event loop is up
-    (the place to start reading the input)."""
+    (the place to start reading the input). ``save_html(redact)`` makes the page as one
+    file (*Save as HTML*), ``None`` when it cannot redact (a live input cannot be read
+    again); ``redacted``: the run itself is (``--redact``)."""
     files = _page_files(static_dir())
+
+    def save_as_read(redact: bool) -> str | None:
+        return None if redact and not redacted else saved(run, title, redacted)
+
+    save = save_html or save_as_read
 
     async def index(request: Request) -> Response:
         body, media_type = files["index.html"]
@@ -127,7 +131,10 @@ def create_app(
         return Response(found[0], media_type=found[1], headers={"cache-control": "no-cache"})
 
     async def info(request: Request) -> Response:
-        return JSONResponse({"title": title, "live": live})
+        rereadable = save_html is not None and not live and not redacted
+        return JSONResponse(
+            {"title": title, "live": live, "redacted": redacted, "rereadable": rereadable}
+        )
 
     async def events(request: Request) -> Response:
         last = request.headers.get("last-event-id", "")
@@ -149,6 +156,19 @@ def create_app(
             headers={"content-disposition": 'attachment; filename="streamblocks-run.json"'},
         )
 
+    async def export_html(request: Request) -> Response:
+        redact = "redact" in request.query_params
+        body = await asyncio.to_thread(save, redact)
+        if body is None:
+            message = "a live input cannot be read again: start the viewer with --redact"
+            return Response(message, status_code=409, media_type="text/plain")
+        name = "streamblocks-run-redacted.html" if redact else "streamblocks-run.html"
+        return Response(
+            body,
+            media_type="text/html; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="{name}"'},
+        )
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         run.attach(asyncio.get_running_loop())
@@ -162,6 +182,7 @@ def create_app(
             Route("/info.json", info),
             Route("/events", events),
             Route("/export.json", export),
+            Route("/export.html", export_html),
             Route("/static/{path:path}", static),
         ],
         middleware=[

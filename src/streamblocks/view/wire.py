@@ -30,6 +30,7 @@ Maker = Callable[..., dict[str, Any]]
 _PLAIN = frozenset({"id", "block_type", "params"})  # what most blocks' metadata says
 _THINKING = ("thinking", "reasoning")  # the block types the output makes reasoning of
 _BLOCK_END = CUSTOM_PREFIX + "block_end"
+_PARTS = frozenset({"TokenUsage", "RunFinishedSuccessOutcome"})  # models inside events
 
 
 def _maker(cls: Any) -> Maker:
@@ -46,6 +47,7 @@ def _maker(cls: Any) -> Maker:
         return found(*values.values())
 
     make.__name__ = cls.__name__
+    make.model_fields = cls.model_fields  # type: ignore[attr-defined]  # (what it takes)
     return make
 
 
@@ -91,7 +93,7 @@ class _WireCore:
         for name in core.__all__:
             value = getattr(core, name)
             is_event = isinstance(value, type) and issubclass(value, core.BaseEvent)
-            if (is_event and value is not core.BaseEvent) or value is core.TokenUsage:
+            if (is_event and value is not core.BaseEvent) or name in _PARTS:
                 setattr(self, name, _maker(value))
         # the two events made for every section of a big run, by position
         self.text_chunk = positional(core.TextMessageChunkEvent, "message_id", "role", "delta")
@@ -162,9 +164,12 @@ class WireAdapter(AGUIOutputAdapter):
         super().__init__(**options)
         core: Any = wire_core()
         self._core = self._blocks.core = core
+        if self._blocks.subagents is not None:
+            self._blocks.subagents.core = core
         self.lean = lean
         if lean:
             self._blocks.payload = lean_payload
+            self._blocks.encrypted_values = False
 
     def _new_id(self, what: str) -> str:
         self._messages += 1
@@ -178,7 +183,11 @@ class WireAdapter(AGUIOutputAdapter):
 
     def for_stream(self) -> WireAdapter:
         return WireAdapter(
-            lean=self.lean, groups=self.groups, thread_id=self.thread_id, run_id=self.run_id
+            lean=self.lean,
+            groups=self.groups,
+            thread_id=self.thread_id,
+            run_id=self.run_id,
+            protocol=self.protocol,
         )
 
     def text_chunk(self, text: str) -> list[Any] | None:
@@ -206,29 +215,45 @@ class WireAdapter(AGUIOutputAdapter):
             self._start_run(out)
         if self._message_id is not None:
             self._end_text(out)
-        block, core, groups = event.block, self._core, self.groups
+        block, core, groups, blocks = event.block, self._core, self.groups, self._blocks
         kind = block.type if block.syntax == "native" else None
         if kind is None:
             if "blocks" in groups:
-                out.append(core.custom(_BLOCK_END, self._blocks.payload(event)))
-        elif kind == "tool_call" or kind in _THINKING:
-            text = "".join([delta.text for delta in held if type(delta) is BlockDelta])
-            if kind == "tool_call" and "tool_calls" in groups:
-                attrs = block.attrs
+                out.append(core.custom(_BLOCK_END, blocks.payload(event)))
+            return out
+        by = blocks.by(block.attrs, out)  # (a sub-agent's: SUBAGENT_STARTED first, 1.0)
+        text = "".join([delta.text for delta in held if type(delta) is BlockDelta])
+        if kind == "tool_call":
+            attrs = block.attrs
+            call_id = str(attrs.get("id") or block.id)
+            blocks.ended_call(call_id, block)
+            if "tool_calls" in groups:
                 content = block.content if block.content is not None else {}
                 out.append(
                     core.ToolCallChunkEvent(
-                        tool_call_id=str(attrs.get("id") or block.id),
+                        tool_call_id=call_id,
                         tool_call_name=str(attrs.get("name") or block.type),
-                        parent_message_id=self._blocks.parent_message_id,
+                        parent_message_id=blocks.message_of(by),
                         delta=text or json.dumps(jsonable(content), ensure_ascii=False),
+                        **by,
                     )
                 )
-            elif kind in _THINKING and "thinking" in groups:
-                message_id = f"{self._blocks.stream_id}-{block.id}"
-                out.append(core.ReasoningMessageChunkEvent(message_id=message_id, delta=text))
+        elif kind in _THINKING:
+            if "thinking" in groups:
+                message_id = f"{blocks.stream_id}-{block.id}"
+                out.append(core.ReasoningMessageChunkEvent(message_id=message_id, delta=text, **by))
+        elif kind == "text" and by:  # a sub-agent's text: a message of its own (1.0)
+            message_id = f"{blocks.stream_id}-{block.id}"
+            blocks.subagents.messages[by["subagent_run_id"]] = message_id  # type: ignore[union-attr]
+            if "text" in groups:
+                content = block.content if isinstance(block.content, str) else ""
+                out.append(
+                    core.TextMessageChunkEvent(
+                        message_id=message_id, role="assistant", delta=text or content, **by
+                    )
+                )
         elif "blocks" in groups:
-            out.append(self._blocks.custom("block_end", self._blocks.payload(event)))
+            out.append(blocks.custom("block_end", blocks.payload(event), by))
         return out
 
 
@@ -241,6 +266,7 @@ def opened(chunk: dict[str, Any]) -> list[dict[str, Any]]:
     chunk's message ends with the next event, AG-UI's rule)."""
     core: Any = wire_core()
     kind = chunk["type"]
+    by = {"subagent_run_id": chunk["subagentRunId"]} if "subagentRunId" in chunk else {}
     if kind == "TOOL_CALL_CHUNK":
         ident = chunk["toolCallId"]
         return [
@@ -248,24 +274,28 @@ def opened(chunk: dict[str, Any]) -> list[dict[str, Any]]:
                 tool_call_id=ident,
                 tool_call_name=chunk["toolCallName"],
                 parent_message_id=chunk.get("parentMessageId"),
+                **by,
             ),
-            core.ToolCallArgsEvent(tool_call_id=ident, delta=chunk["delta"]),
-            core.ToolCallEndEvent(tool_call_id=ident),
+            core.ToolCallArgsEvent(tool_call_id=ident, delta=chunk["delta"], **by),
+            core.ToolCallEndEvent(tool_call_id=ident, **by),
         ]
     ident, delta = chunk["messageId"], chunk["delta"]
     if kind == "TEXT_MESSAGE_CHUNK":
+        said = [core.TextMessageContentEvent(message_id=ident, delta=delta, **by)] if delta else []
         return [
-            core.TextMessageStartEvent(message_id=ident, role=chunk["role"]),
-            core.TextMessageContentEvent(message_id=ident, delta=delta),
-            core.TextMessageEndEvent(message_id=ident),
+            core.TextMessageStartEvent(message_id=ident, role=chunk["role"], **by),
+            *said,
+            core.TextMessageEndEvent(message_id=ident, **by),
         ]
-    content = [core.ReasoningMessageContentEvent(message_id=ident, delta=delta)] if delta else []
+    content = (
+        [core.ReasoningMessageContentEvent(message_id=ident, delta=delta, **by)] if delta else []
+    )
     return [
-        core.ReasoningStartEvent(message_id=ident),
-        core.ReasoningMessageStartEvent(message_id=ident),
+        core.ReasoningStartEvent(message_id=ident, **by),
+        core.ReasoningMessageStartEvent(message_id=ident, role="reasoning", **by),
         *content,
-        core.ReasoningMessageEndEvent(message_id=ident),
-        core.ReasoningEndEvent(message_id=ident),
+        core.ReasoningMessageEndEvent(message_id=ident, **by),
+        core.ReasoningEndEvent(message_id=ident, **by),
     ]
 
 

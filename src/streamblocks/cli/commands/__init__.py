@@ -1,14 +1,14 @@
 """The subcommands. Each is a module with ``add_parser(subparsers)`` (returning its
 parser, with ``handler`` set to its ``run(args) -> int``); ``COMMANDS`` lists them in
-``--help`` order. A name without a dot is a module of this package; another command
-(``streamblocks view``) adds its dotted module path to the list."""
+``--help`` order. A name without a dot is a module of this package; a dotted name is
+another package's command module."""
 
 from __future__ import annotations
 
 import importlib
 from types import ModuleType
 
-COMMANDS: list[str] = ["extract", "demo", "run", "adapters", "prompt", "streamblocks.view.command"]
+COMMANDS: list[str] = ["extract", "demo", "run", "adapters", "prompt", "view"]
 
 
 def load(name: str) -> ModuleType:

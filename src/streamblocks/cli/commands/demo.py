@@ -12,9 +12,9 @@ from importlib import resources
 from typing import Any
 
 from ...core.processor import StreamBlockProcessor
+from ...runs.registries import demo_registry
 from ..options import add_delay_option, add_output_options
 from ..output import exit_code, render_events, renderer_for
-from ..registries import demo_registry
 
 
 def demo_events() -> list[Any]:

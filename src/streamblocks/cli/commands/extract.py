@@ -5,11 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any, TextIO
 
+from ...runs.errors import RunError
+from ...runs.loading import check_adapter_name
+from ...runs.reading import warn_on_stderr
+from ...runs.records import RunReader
+from ...runs.redact import Redactor, redact_events
 from ..batch import Input, ReadOptions, expand, read_all
 from ..errors import CLIError
-from ..loading import check_adapter_name
+from ..markdown import transcript
 from ..model import Tally
 from ..options import (
     add_delay_option,
@@ -21,7 +27,6 @@ from ..options import (
 )
 from ..output import exit_code, renderer_for
 from ..progress import Progress
-from ..reading import warn_on_stderr
 from ..render import JSONRenderer, Renderer
 
 PROGRESS_MIN_BYTES = 4 * 1024 * 1024
@@ -39,9 +44,9 @@ Search (!!!GADGET_START:Search); any other type name, a gadget call too, shows a
 generic block (--unknown block)."""
 
 EPILOG = """\
-exit status: 0 done (skipped lines are warnings); 1 with --strict when a block was
-rejected, a run failed or a line was skipped; 2 usage error or an unreadable input; 130
-interrupted."""
+exit status: 0 done (skipped lines are warnings); 1 when a run failed (stop: error;
+--allow-failed: 0), or with --strict when a block was rejected or a line was skipped; 2
+usage error or an unreadable input; 130 interrupted."""
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -79,6 +84,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="the inputs' encoding (default utf-8); undecodable bytes become � with a warning",
     )
     parser.add_argument(
+        "--allow-failed",
+        action="store_true",
+        help="exit 0 even when a run failed (stop: error); the totals still name it",
+    )
+    parser.add_argument(
         "--jobs",
         "-j",
         type=integer(1, 256),
@@ -92,6 +102,18 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="with --json: each BLOCK_DELTA of a tool call (or gadget) carries `partial`, "
         "the arguments written so far",
+    )
+    parser.add_argument(
+        "--markdown",
+        action="store_true",
+        help="write each run as a Markdown transcript (turns, thinking, tool calls and "
+        "results, sub-agents, usage) instead of its blocks",
+    )
+    parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="with --markdown: mask API keys, tokens, private keys, NAME_SECRET= values, "
+        "e-mail addresses and home directories",
     )
     add_registry_options(parser)
     add_markup_option(parser)
@@ -139,18 +161,28 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CLIError(f"--out: cannot write {args.out}: {exc.strerror or exc}") from None
     try:
+        if args.markdown:
+            return _markdown(args, paths, out)
+        if args.redact:
+            raise CLIError("--redact goes with --markdown (or streamblocks view --redact)")
         if args.out:
             args.render = "json"
         # Open blocks are drawn live (rich, on a terminal) for a replay or a pipe.
         renderer = renderer_for(args, out, live=bool(args.delay) or paths == ["-"])
+        if args.partial and not isinstance(renderer, JSONRenderer):
+            warn_on_stderr("--partial changes only JSON output (--json or --out); ignored")
         return _extract(args, paths, renderer)
+    except KeyboardInterrupt:
+        if args.out:  # what was written is valid JSON Lines, but not the whole run
+            print(f"streamblocks: {args.out} is incomplete (interrupted)", file=sys.stderr)
+        raise
     finally:
         if out is not sys.stdout:
             out.close()
 
 
-def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> int:
-    options = ReadOptions(
+def _options(args: argparse.Namespace) -> ReadOptions:
+    return ReadOptions(
         adapter=args.adapter,
         chunk=args.chunk,
         encoding=args.encoding,
@@ -160,6 +192,24 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
         markup=args.markup,
         partial=args.partial,
     )
+
+
+def _markdown(args: argparse.Namespace, paths: list[str], out: TextIO) -> int:
+    """``--markdown``: each run as a transcript, one after another."""
+    reader = RunReader(_options(args))
+    for path in paths:
+        events: Iterable[Any] = (event for _, event in reader.events(path))
+        redactor = Redactor() if args.redact else None
+        if redactor is not None:
+            events = redact_events(events, redactor)
+        title = "<stdin>" if path == "-" else os.path.basename(path)
+        out.write(transcript(events, title, redactor=redactor))
+        out.flush()
+    return 0
+
+
+def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> int:
+    options = _options(args)
     batch = Batch(renderer, _progress(paths), several=len(paths) > 1)
     inputs = read_all(
         paths,
@@ -183,6 +233,8 @@ def _extract(args: argparse.Namespace, paths: list[str], renderer: Renderer) -> 
             print(f"streamblocks: {batch.tally.line()}", file=sys.stderr)
     if batch.failed:
         return 2
+    if renderer.failed and not args.allow_failed:
+        return 1
     return exit_code(renderer, args.strict, batch.warnings)
 
 
@@ -211,7 +263,7 @@ class Batch:
 
     def show(self, found: Input) -> None:
         """One input's records (or the lines a worker wrote, and the records to count);
-        a :class:`CLIError` fails only this input when there are several."""
+        a :class:`RunError` fails only this input when there are several."""
         path, renderer = found.path, self.renderer
         if self.between_only:
             self.progress.clear()
@@ -228,10 +280,11 @@ class Batch:
                     renderer.count(record)
                 self.tally.add(record)
                 self.progress.blocks, self.progress.errors = self.tally.blocks, self.tally.errors
-        except CLIError as exc:
+        except RunError as exc:
             if not self.several:
                 raise
             self.failed += 1
+            self.tally.unreadable.append(path)
             self.progress.clear()
             print(f"streamblocks: {exc}", file=sys.stderr, flush=True)
         self.tally.files += 1

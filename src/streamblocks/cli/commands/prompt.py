@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from ...runs.registries import registry_for
 from ..options import add_registry_options
-from ..registries import registry_for
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -10,10 +10,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from ...core.processor import StreamBlockProcessor
+from ...runs.registries import registry_for
 from ..errors import CLIError
 from ..options import add_output_options, add_registry_options, integer
 from ..output import exit_code, render_events, renderer_for
-from ..registries import registry_for
 
 API_KEYS = {
     "openai": ("OPENAI_API_KEY",),

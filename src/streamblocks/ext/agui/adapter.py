@@ -24,6 +24,7 @@ from .._base import (
     field2,
     tool_call_start,
 )
+from .._subagents import Nesting, parent_of
 from .types import (
     EVENT_TYPES,
     FRAMING_SKIP_TYPES,
@@ -56,6 +57,17 @@ def _usage(entries: Any) -> Usage | None:
     return Usage(**totals) if totals else None
 
 
+_SEALS = {"message": ("reasoning", "signature"), "tool-call": ("tool_call", "thought_signature")}
+"""``REASONING_ENCRYPTED_VALUE`` subtype -> the key kind of its block, the attr it sets."""
+_STOPS = {reason.value: reason for reason in StopReason}
+
+
+def _redacted(event: Any) -> bool:
+    """Whether an encrypted value is redacted thinking (as our output marks it)."""
+    mark = field2(field2(event, "metadata", "metadata"), "streamblocks", "streamblocks")
+    return bool(field2(mark, "redacted", "redacted"))
+
+
 def _kind(event: Any) -> str | None:
     kind = enum_value(field2(event, "type", "type"))
     return kind if kind in EVENT_TYPES else None
@@ -73,18 +85,38 @@ class AGUIInputAdapter(ProviderAdapter):
     ``STREAM_FINISHED.error``). The run events and everything else (state, steps,
     custom and raw events) pass through, so an :class:`AGUIOutputAdapter`
     re-emits the input's own run framing instead of adding a second one.
+
+    AG-UI 1.0: an event carrying a ``subagent_run_id`` belongs to that sub-agent, which
+    ``SUBAGENT_STARTED`` tied to the call that started it (``parent_tool_call_id``;
+    without one, the ``subagent_run_id`` itself): its text, thinking, calls and results
+    become blocks with ``attrs["parent_id"]``, as Claude Code's ``Task`` gives them
+    (never the run's ``TEXT_DELTA``); ``SUBAGENT_FINISHED`` / ``_ERROR`` close what it
+    left open. ``REASONING_ENCRYPTED_VALUE`` becomes the ``signature`` of the thinking
+    block it names (``redacted`` when marked as redacted thinking) or the
+    ``thought_signature`` of the call, when it comes before that block's end (a
+    reasoning message inside a ``REASONING_START`` span of the same id ends with the
+    span); one that comes later passes through. ``RUN_FINISHED`` from this project's
+    own output gives back the stop reason its ``result`` names.
     """
 
     _open: dict[Hashable, None]
     _chunk_tool: Hashable | None
     _pending_calls: set[Any]
     _names: dict[str, Any]
+    _agents: dict[str, str]
+    _nesting: Nesting
+    _seals: dict[Hashable, dict[str, str]]
+    _spans: set[Any]
 
     def _reset(self) -> None:
         self._open = {}
         self._chunk_tool = None
         self._pending_calls = set()
         self._names = {}  # tool-call id -> tool name, to name its result
+        self._agents = {}  # subagent_run_id -> the call that started it
+        self._nesting = Nesting()
+        self._seals = {}  # open block key -> the attrs its encrypted value sets
+        self._spans = set()  # reasoning spans (REASONING_START) still open
 
     def matches(self, event: Any) -> bool:
         try:
@@ -107,10 +139,67 @@ class AGUIInputAdapter(ProviderAdapter):
         del self._open[key]
         if key == self._chunk_tool:
             self._chunk_tool = None
-        return [NativeEnd(key)]
+        return [NativeEnd(key, None, self._seals.pop(key, None))]
 
     def _analyze(self, event: Any) -> Step:
         kind = _kind(event)
+        if kind is not None and kind.startswith("SUBAGENT_"):
+            return self._subagent(kind, event)
+        agent = parent_of(field2(event, "subagent_run_id", "subagentRunId"))
+        if agent is None:
+            return self._read(kind, event)
+        parent = self._agents.get(agent, agent)
+        nesting = self._nesting
+        if kind in TEXT_TYPES or kind == "TEXT_MESSAGE_END":
+            message = field2(event, "message_id", "messageId")
+            if kind == "TEXT_MESSAGE_END":
+                natives = nesting.end_text(parent, message)
+            else:
+                delta = field2(event, "delta", "delta")
+                natives = nesting.text(parent, message, delta) if delta else []
+            return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+        step = self._read(kind, event)
+        if kind in ("TOOL_CALL_START", "TOOL_CALL_CHUNK"):  # its calls are not the run's
+            self._pending_calls.discard(field2(event, "tool_call_id", "toolCallId"))
+        return nesting.step(parent, step, None)
+
+    def _subagent(self, kind: str, event: Any) -> Step:
+        """``SUBAGENT_STARTED`` ties a sub-agent to its call; its end closes its blocks."""
+        agent = parent_of(field2(event, "subagent_run_id", "subagentRunId"))
+        if agent is None:
+            return PASSTHROUGH
+        if kind == "SUBAGENT_STARTED":
+            call = parent_of(field2(event, "parent_tool_call_id", "parentToolCallId"))
+            self._agents[agent] = call or agent
+            return SKIP
+        natives = self._nesting.close(self._agents.get(agent, agent))
+        return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
+
+    def _seal(self, event: Any) -> Step:
+        """``REASONING_ENCRYPTED_VALUE``: kept for the open block it names (set at its
+        end); passed through when that block is not open."""
+        kind_attr = _SEALS.get(str(field2(event, "subtype", "subtype")))
+        value = field2(event, "encrypted_value", "encryptedValue")
+        if kind_attr is None or not isinstance(value, str):
+            return PASSTHROUGH
+        key = (kind_attr[0], field2(event, "entity_id", "entityId"))
+        if key not in self._open:
+            return PASSTHROUGH
+        attr = "redacted" if kind_attr[0] == "reasoning" and _redacted(event) else kind_attr[1]
+        self._seals.setdefault(key, {})[attr] = value
+        return SKIP
+
+    def _read(self, kind: str | None, event: Any) -> Step:
+        """What an event gives, whoever's it is."""
+        if kind == "REASONING_ENCRYPTED_VALUE":
+            return self._seal(event)
+        if kind == "REASONING_START":
+            self._spans.add(field2(event, "message_id", "messageId"))
+        elif kind == "REASONING_END":
+            span = field2(event, "message_id", "messageId")
+            self._spans.discard(span)
+            natives = self._end(("reasoning", span))  # its message, held to the span's end
+            return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
         if kind in TEXT_TYPES:
             delta = field2(event, "delta", "delta")
             return Step(EventCategory.TEXT_CONTENT, delta) if delta else SKIP
@@ -128,7 +217,10 @@ class AGUIInputAdapter(ProviderAdapter):
                 natives.append(NativeDelta(key, delta))
             return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
         if kind in REASONING_END_TYPES:
-            natives = self._end(("reasoning", field2(event, "message_id", "messageId")))
+            message = field2(event, "message_id", "messageId")
+            if message in self._spans:
+                return SKIP  # ends with its span: an encrypted value may still come
+            natives = self._end(("reasoning", message))
             return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
         if kind.startswith("TOOL_CALL_"):
             return self._tool(kind, event)
@@ -223,6 +315,9 @@ class AGUIInputAdapter(ProviderAdapter):
         )
 
     def _finish_reason(self, event: Any) -> StopReason:
+        said = field2(field2(event, "result", "result"), "stop_reason", "stop_reason")
+        if isinstance(said, str) and said in _STOPS:  # our own output's: as it was
+            return _STOPS[said]
         outcome = field2(event, "outcome", "outcome")
         outcome_type = enum_value(field2(outcome, "type", "type")) if outcome else None
         if outcome_type in ("interrupt", "cancelled"):

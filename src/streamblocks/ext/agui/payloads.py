@@ -107,10 +107,12 @@ def token_usage(core: Any, usage: Usage | None) -> list[Any] | None:
         "cached_input_tokens": usage.cache_read_tokens,
         "cache_write_input_tokens": usage.cache_write_tokens,
     }
-    # AG-UI counts are JSON-safe non-negative integers: a provider's odd count is left out.
+    # AG-UI counts are JSON-safe non-negative integers: a provider's odd count is left out,
+    # and so is a count the installed SDK's TokenUsage has no field for (before 1.0).
+    known = core.TokenUsage.model_fields
     present = {
         name: value
         for name, value in fields.items()
-        if value is not None and 0 <= value <= _MAX_SAFE_INTEGER
+        if value is not None and 0 <= value <= _MAX_SAFE_INTEGER and name in known
     }
     return [core.TokenUsage(**present)] if present else None

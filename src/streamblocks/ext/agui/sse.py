@@ -44,10 +44,14 @@ def _fields(cls: Any) -> tuple[tuple[str, str, bool], ...]:
 
 
 def event_json(event: Any) -> str:
-    """An AG-UI event's JSON as ``event.model_dump_json(by_alias=True)`` writes it (the
-    same keys in the same order, the same values): the event's fields put in a dict and
-    handed to pydantic-core's ``to_json`` in one call, without the model's serializer.
-    An event with extra fields is handed to pydantic."""
+    """An AG-UI event's JSON as the SDK's ``EventEncoder`` writes it (the same keys in the
+    same order, the same values): the event's fields put in a dict and handed to
+    pydantic-core's ``to_json`` in one call, without the model's serializer. An event
+    with extra fields is handed to pydantic, and so is every event of an SDK older than
+    1.0, whose models do not leave out optional fields without a value themselves (its
+    encoder passes ``exclude_none``, which reaches into nested models)."""
+    if not hasattr(type(event), "_omittable_keys"):  # ag-ui-protocol before 1.0
+        return str(event.model_dump_json(by_alias=True, exclude_none=True))
     if event.__pydantic_extra__:
         return str(event.model_dump_json(by_alias=True))
     values = event.__dict__

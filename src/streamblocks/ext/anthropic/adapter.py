@@ -8,13 +8,16 @@ from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd,
 from ...core.events import StopReason, Usage
 from .._base import (
     END,
+    NEW,
     PASSTHROUGH,
     SKIP,
     START,
+    TEXT,
     ProviderAdapter,
     Step,
     as_int,
     field,
+    sdk_class,
     tool_call_start,
     tool_result,
 )
@@ -32,6 +35,27 @@ def _usage(raw: Any) -> Usage | None:
         cache_write_tokens=as_int(field(raw, "cache_creation_input_tokens")),
         reasoning_tokens=as_int(field(details, "thinking_tokens")) if details else None,
     )
+
+
+def _direct_text(event: Any, delta_class: type | None) -> str | None:
+    """The text of a ``text_delta`` event (a wire dict, or the SDK's
+    ``RawContentBlockDeltaEvent`` read by attribute), else ``None``: the general reader's."""
+    cls = event.__class__
+    if cls is dict:
+        if event.get("type") != "content_block_delta":
+            return None
+        delta = event.get("delta")
+        if delta.__class__ is not dict or delta.get("type") != "text_delta":
+            return None
+        text = delta.get("text")
+    elif cls is delta_class:
+        delta = event.delta
+        if event.type != "content_block_delta" or delta.type != "text_delta":
+            return None
+        text = delta.text
+    else:
+        return None
+    return text if text.__class__ is str and text else None
 
 
 class AnthropicInputAdapter(ProviderAdapter):
@@ -55,6 +79,9 @@ class AnthropicInputAdapter(ProviderAdapter):
     _calls: dict[str, Any]
 
     def _reset(self) -> None:
+        self._delta_class = sdk_class(
+            "anthropic.types.raw_content_block_delta_event", "RawContentBlockDeltaEvent"
+        )
         self._open = {}
         self._signatures = {}
         self._calls = {}  # tool-use id -> tool name, to name server tool results
@@ -75,6 +102,16 @@ class AnthropicInputAdapter(ProviderAdapter):
             return False
 
     def _analyze(self, event: Any) -> Step:
+        if not self.reference:  # a text delta, read directly
+            try:
+                text = _direct_text(event, self._delta_class)
+            except AttributeError:  # a model built without its fields (model_construct)
+                text = None
+            if text is not None:
+                return NEW(Step, (TEXT, text, (), None, None, None, None))
+        return self._general(event)
+
+    def _general(self, event: Any) -> Step:
         kind = field(event, "type")
         if kind == "content_block_delta":
             return self._delta(event)

@@ -18,6 +18,12 @@ from .._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
 from .._jsonl import JSONLinesAdapter, file_change_kind, is_mapping, text_of
 from .types import EVENT_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
 
+STREAMED_AT_MOST = 65_536
+"""Characters of an item's text (a command's output, reasoning) streamed as deltas. Past
+them the text is held and comes whole with the item's end: a transcript's output is the
+provider's structure, kept whole, not model-written text bounded by
+``Limits.max_block_chars`` (which applies to what streams)."""
+
 
 def _usage(raw: Any) -> Usage | None:
     if not is_mapping(raw):
@@ -56,7 +62,8 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
       reported again (updated, completed) is emitted once, only what is new;
     - ``reasoning``: a ``thinking`` block;
     - ``command_execution``: a ``command`` block (command, output streamed from
-      ``aggregated_output``, exit code, status);
+      ``aggregated_output``, exit code, status); an output of any size is kept whole
+      (past :data:`STREAMED_AT_MOST` characters it comes with the block's end);
     - ``file_change``: one ``file_change`` block per changed file (path, kind, diff
       when present);
     - ``todo_list``: a ``todo`` block (the list as it stands when the item completes);
@@ -79,9 +86,11 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
     _open: set[Any]
     _done: set[Any]
     _todos: dict[Any, Any]
+    _held: set[Any]
 
     def _reset(self) -> None:
         super()._reset()
+        self._held = set()  # streamed texts past STREAMED_AT_MOST: they end whole
         self._texts = {}  # item id -> what was emitted of its text / output
         self._open = set()  # native keys started
         self._done = set()  # item ids already turned into blocks once
@@ -217,14 +226,20 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
                 return SKIP
             self._open.add(key)
             natives.append(NativeStart(key, block_type, str(item_id), attrs))
+        sent = len(self._texts.get(key, ""))
         piece = self._suffix(key, text)
-        if piece:
+        held = key in self._held
+        if piece and not held and sent + len(piece) > STREAMED_AT_MOST:
+            held = True  # the rest comes whole with the end
+            self._held.add(key)
+        if piece and not held:
             natives.append(NativeDelta(key, piece))
         if completed:
             self._open.discard(key)
             self._done.add(item_id)
-            self._texts.pop(key, None)
-            natives.append(NativeEnd(key, None, end_attrs))
+            whole = self._texts.pop(key, None)
+            self._held.discard(key)
+            natives.append(NativeEnd(key, whole if held else None, end_attrs))
         return Step(EventCategory.SKIP, natives=natives) if natives else SKIP
 
     def _file_change(self, item_id: Any, item: Mapping[str, Any]) -> Step:

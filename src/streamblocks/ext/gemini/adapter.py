@@ -9,7 +9,19 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import SKIP, ProviderAdapter, Step, as_int, enum_value, field, field2, tool_call_start
+from .._base import (
+    NEW,
+    SKIP,
+    TEXT,
+    ProviderAdapter,
+    Step,
+    as_int,
+    enum_value,
+    field,
+    field2,
+    sdk_class,
+    tool_call_start,
+)
 from .partial_args import ArgumentText
 from .types import FINISH_REASONS
 
@@ -93,6 +105,59 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def _dict_text(event: dict[str, Any]) -> str | None:
+    """The text of a wire chunk whose first candidate is one plain text part and which
+    reports no finish reason or prompt feedback (either key spelling), else ``None``."""
+    candidates = event.get("candidates")
+    if (
+        candidates.__class__ is not list
+        or not candidates
+        or event.get("promptFeedback") is not None
+        or event.get("prompt_feedback") is not None
+    ):
+        return None
+    candidate = candidates[0]
+    if (
+        candidate.__class__ is not dict
+        or candidate.get("finishReason") is not None
+        or candidate.get("finish_reason") is not None
+    ):
+        return None
+    content = candidate.get("content")
+    parts = content.get("parts") if content.__class__ is dict else None
+    if parts.__class__ is not list or len(parts) != 1:
+        return None
+    part = parts[0]
+    if (
+        part.__class__ is not dict
+        or part.get("thought")
+        or part.get("functionCall") is not None
+        or part.get("function_call") is not None
+    ):
+        return None
+    text = part.get("text")
+    return text if text.__class__ is str and text else None
+
+
+def _response_text(event: Any) -> str | None:
+    """:func:`_dict_text` for the SDK's ``GenerateContentResponse``, read by attribute."""
+    candidates = event.candidates
+    if not candidates or event.prompt_feedback is not None:
+        return None
+    candidate = candidates[0]
+    content = candidate.content
+    if candidate.finish_reason is not None or content is None:
+        return None
+    parts = content.parts
+    if parts is None or len(parts) != 1:
+        return None
+    part = parts[0]
+    if part.thought or part.function_call is not None:
+        return None
+    text = part.text
+    return text if text.__class__ is str and text else None
+
+
 class GeminiInputAdapter(ProviderAdapter):
     """Reads google-genai ``generate_content_stream`` chunks, sync or async.
 
@@ -114,6 +179,7 @@ class GeminiInputAdapter(ProviderAdapter):
     _streaming: tuple[Any, ArgumentText] | None
 
     def _reset(self) -> None:
+        self._response_class = sdk_class("google.genai.types", "GenerateContentResponse")
         self._thinking_open = False
         self._thought_signature = None
         self._calls = 0
@@ -144,6 +210,23 @@ class GeminiInputAdapter(ProviderAdapter):
             natives.append(NativeEnd(_THOUGHT_KEY, None, attrs))
 
     def _analyze(self, event: Any) -> Step:
+        if not (self.reference or self._thinking_open or self._streaming):  # a text delta
+            cls = event.__class__
+            try:
+                if cls is dict:
+                    text = _dict_text(event)
+                elif cls is self._response_class:
+                    text = _response_text(event)
+                else:
+                    text = None
+            except AttributeError:  # a model built without its fields (model_construct)
+                text = None
+            if text is not None:
+                usage = _usage(field2(event, "usage_metadata", "usageMetadata"))
+                return NEW(Step, (TEXT, text, (), None, usage, None, None))
+        return self._general(event)
+
+    def _general(self, event: Any) -> Step:
         text = ""
         natives: list[Native] = []
         other = False

@@ -1,43 +1,30 @@
-"""LangChain input adapter: ``AIMessageChunk`` streams and ``astream_events`` events."""
+"""LangChain input adapter: chat-model streams, ``astream_events`` v2 and v3, LangGraph."""
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
+from ...adapters.protocols import EventCategory, Native
 from ...core.events import StopReason, Usage
-from .._base import PASSTHROUGH, SKIP, ProviderAdapter, Step, as_int, field, tool_call_start
+from .._base import PASSTHROUGH, SKIP, START, ProviderAdapter, Step, as_int, field, tool_result
 from .._usage import add_usage
+from .blocks import OpenBlocks
+from .shapes import MESSAGE, V2, V3, unwrap
 from .types import (
     CHUNK_TYPE,
+    CLIENT_CALL_BLOCKS,
     END_EVENTS,
     FINISH_KEYS,
     FINISH_REASONS,
     STREAM_EVENTS,
     THINKING_BLOCKS,
-    TOOL_BLOCKS,
 )
-
-_THINKING_KEY = "thinking"
-
-
-def _is_chunk(obj: Any) -> bool:
-    cls = type(obj)
-    if cls.__name__ == CHUNK_TYPE and cls.__module__.startswith("langchain"):
-        return True
-    return isinstance(obj, Mapping) and obj.get("type") == CHUNK_TYPE and "content" in obj
-
-
-def _is_stream_event(obj: Any) -> bool:
-    if not isinstance(obj, Mapping):
-        return False
-    name = obj.get("event")
-    return isinstance(name, str) and name.startswith("on_") and "run_id" in obj
+from .v3 import V3Reader
 
 
 def _usage(raw: Any) -> Usage:
-    """A chunk's ``usage_metadata`` (an increment) as a :class:`Usage`."""
+    """A ``usage_metadata`` (a chunk's increment, a message's total) as a :class:`Usage`."""
     inp = field(raw, "input_token_details") or {}
     out = field(raw, "output_token_details") or {}
     return Usage(
@@ -50,151 +37,164 @@ def _usage(raw: Any) -> Usage:
     )
 
 
-def _thinking_text(block: Mapping[str, Any], key: str) -> str:
-    text = block.get(key)
-    if isinstance(text, str):
-        return text
-    summary = block.get("summary")  # OpenAI Responses reasoning, LangChain's v0 format
-    if isinstance(summary, list):
-        return "".join(str(part.get("text", "")) for part in summary if isinstance(part, Mapping))
-    return ""
+def _blocks(message: Any, content: list[Any]) -> Any:
+    """A message's list content as standard blocks: ``content_blocks`` when the message
+    has them (langchain-core 1.x translates each integration's format), else the list."""
+    if isinstance(message, Mapping):
+        return content
+    try:
+        return message.content_blocks
+    except Exception:  # an older langchain-core, or a translator that failed
+        return content
+
+
+def _calls(message: Any, whole: bool) -> list[Any]:
+    """A message's own tool calls: ``tool_call_chunks`` of a chunk, ``tool_calls`` of a
+    whole message (its ``invalid_tool_calls`` are read apart)."""
+    calls = field(message, "tool_calls" if whole else "tool_call_chunks")
+    return calls if isinstance(calls, list) else []
+
+
+def _kinds(blocks: Any) -> set[Any]:
+    return {field(block, "type") for block in blocks if not isinstance(block, str)}
 
 
 class LangChainInputAdapter(ProviderAdapter):
-    """Reads what LangChain chat models stream, from any integration, sync or async.
+    """Reads what LangChain chat models and LangGraph graphs stream, sync or async.
 
-    - ``model.stream()`` / ``astream()``: each ``AIMessageChunk``'s ``content`` is text
-      when a string; as a list of content blocks, ``text`` blocks are text and
-      ``reasoning``/``thinking`` blocks a ``thinking`` block (so is
-      ``additional_kwargs["reasoning_content"]``); other blocks (images, citations) pass
-      through. ``tool_call_chunks`` become ``tool_call`` blocks, assembled by ``index``.
-      ``usage_metadata`` pieces are summed as LangChain sums them;
-      ``response_metadata``'s finish reason (``finish_reason``, ``stop_reason``,
-      ``done_reason``) is the stop reason. The ``chunk_position="last"`` chunk ends it.
-    - ``astream_events(version="v2")``: ``on_chat_model_stream`` (and
-      ``on_llm_stream``) events are read through their ``data["chunk"]``;
-      ``on_chat_model_end`` closes the run's open blocks; every other event passes through.
+    - ``model.stream()`` / ``astream()``: each ``AIMessageChunk``'s string ``content`` is
+      text; list content is read as its standard ``content_blocks`` (see
+      :class:`~streamblocks.ext.langchain.blocks.OpenBlocks`): text (citation
+      ``annotations`` become ``citation`` blocks), reasoning (``thinking``, with its
+      signature), client and server-side tool calls, server tool results, refusals,
+      images and files. ``tool_call_chunks`` are the calls when the blocks hold none.
+      ``usage_metadata`` pieces are summed; ``response_metadata``'s finish reason
+      (``finish_reason``, ``stop_reason``, ``done_reason``) is the stop reason; the
+      ``chunk_position="last"`` chunk ends the message.
+    - LangGraph ``stream_mode="messages"`` ``(message, metadata)`` tuples, a list of modes'
+      ``(mode, payload)`` tuples, ``subgraphs=True`` namespaces and ``version="v2"``
+      parts: the messages are read (an ``AIMessage`` whole, a ``ToolMessage`` as a
+      ``tool_result`` block); everything else passes through.
+    - ``astream_events(version="v2")``: ``on_chat_model_stream`` (and ``on_llm_stream``)
+      events are read through their ``data["chunk"]``; ``on_chat_model_end`` closes the
+      run's open blocks; every other event passes through.
+    - ``stream_events`` / ``astream_events(version="v3")`` (a chat model's or a graph's):
+      ``message-start``, ``content-block-start`` / ``-delta`` / ``-finish`` and
+      ``message-finish`` (:class:`~streamblocks.ext.langchain.v3.V3Reader`).
     """
 
-    _thinking_open: bool
-    _signature: str
-    _tool: Hashable | None
-    _calls: int
-    _stop: StopReason | None
+    _open: OpenBlocks
+    _v3: V3Reader
+    _ended: tuple[Any, StopReason] | None
     _usage: Usage | None
 
     def _reset(self) -> None:
-        self._thinking_open = False
-        self._signature = ""
-        self._tool = None
-        self._calls = 0
-        self._stop = None
+        self._open = OpenBlocks()
+        self._v3 = V3Reader(self._open, self._finish, self._add_usage)
+        self._ended = None  # the id of the message that ended last, and its stop reason
         self._usage = None
 
     def matches(self, event: Any) -> bool:
         try:
-            return _is_chunk(event) or _is_stream_event(event)
+            return unwrap(event) is not None
         except Exception:
             return False
 
     def _analyze(self, event: Any) -> Step:
-        if _is_chunk(event):
-            return self._chunk(event)
+        cls = event.__class__
+        if cls.__name__ == CHUNK_TYPE and cls.__module__.startswith("langchain"):
+            return self._message(event, CHUNK_TYPE)  # the common case first
+        found = unwrap(event)
+        if found is None:
+            if field(event, "event") == "error":  # a v3 stream's error event
+                return self._v3.read(event)
+            return PASSTHROUGH
+        what, inner = found
+        if what == MESSAGE:
+            step = self._message(inner, field(inner, "type"))
+        elif what == V3:
+            step = self._v3.read(inner)
+        elif what == V2:
+            step = self._stream_event(inner)
+        else:
+            return PASSTHROUGH
+        if step.category is EventCategory.STREAM_START and inner is not event:
+            return START  # (an envelope's message start)
+        return step
+
+    def _stream_event(self, event: Any) -> Step:
         name = field(event, "event")
         data = field(event, "data")
         if name in STREAM_EVENTS and data is not None:
             chunk = field(data, "chunk")
-            if _is_chunk(chunk):
-                return self._chunk(chunk)
+            if field(chunk, "type") == CHUNK_TYPE:
+                return self._message(chunk, CHUNK_TYPE)
             text = field(chunk, "text")  # a completion model's GenerationChunk
             return Step(EventCategory.TEXT_CONTENT, text) if isinstance(text, str) else SKIP
         if name in END_EVENTS:
             natives: list[Native] = []
-            self._close_all(natives)
+            self._open.close_all(natives)
             return Step(EventCategory.PASSTHROUGH, natives=natives)
         return PASSTHROUGH
 
-    # -- pieces ------------------------------------------------------------------------
+    # -- messages --------------------------------------------------------------------------
 
-    def _close_thinking(self, natives: list[Native]) -> None:
-        if self._thinking_open:
-            self._thinking_open = False
-            signature, self._signature = self._signature, ""
-            natives.append(
-                NativeEnd(_THINKING_KEY, None, {"signature": signature} if signature else None)
-            )
-
-    def _close_all(self, natives: list[Native]) -> None:
-        self._close_thinking(natives)
-        if self._tool is not None:
-            natives.append(NativeEnd(self._tool))
-            self._tool = None
-
-    def _thinking(self, natives: list[Native], text: str) -> None:
-        if not self._thinking_open:
-            self._thinking_open = True
-            natives.append(NativeStart(_THINKING_KEY, "thinking"))
-        if text:
-            natives.append(NativeDelta(_THINKING_KEY, text))
-
-    def _tool_piece(self, natives: list[Native], piece: Any) -> None:
-        """One of ``tool_call_chunks``: pieces of one call share an ``index``; a piece
-        without one (integrations that send each call whole) is a call of its own."""
-        index, call_id, name = field(piece, "index"), field(piece, "id"), field(piece, "name")
-        if index is not None:
-            key: Hashable = ("tool_call", index)
-            new = key != self._tool
-        else:
-            new = self._tool is None or bool(call_id or name)
-            key = ("tool_call", f"#{self._calls + 1}") if new else self._tool
-        if new:
-            self._close_all(natives)
-            self._calls += 1
-            self._tool = key
-            natives.append(tool_call_start(key, call_id, name))
-        args = field(piece, "args")
-        if isinstance(args, str) and args:
-            natives.append(NativeDelta(key, args))
-
-    def _chunk(self, chunk: Any) -> Step:
+    def _message(self, message: Any, kind: Any) -> Step:
+        if kind == "tool" or kind == "ToolMessageChunk":
+            return self._tool_message(message)
+        if kind != CHUNK_TYPE and kind != "ai":
+            return PASSTHROUGH  # the user's, the system's messages
+        whole = kind == "ai"
+        opened = self._open
         natives: list[Native] = []
+        opened.flush(natives)
         text = ""
         other = False
-        content = field(chunk, "content")
-        reasoning = (field(chunk, "additional_kwargs") or {}).get("reasoning_content")
-        if isinstance(reasoning, str) and reasoning:
-            self._thinking(natives, reasoning)
+        content = field(message, "content")
+        blocks: Any = () if isinstance(content, str) else _blocks(message, content or [])
+        kinds = _kinds(blocks) if blocks else set()
+        extra = field(message, "additional_kwargs") or {}
+        if not kinds & THINKING_BLOCKS.keys():
+            reasoning = extra.get("reasoning_content")
+            if isinstance(reasoning, str) and reasoning:
+                opened.thinking(natives, reasoning)
         if isinstance(content, str):
+            if content:
+                opened.close_all(natives)
             text = content
-        else:
-            for block in content or ():
-                if isinstance(block, str):
-                    text += block
-                    continue
-                kind = field(block, "type")
-                if kind == "text":
-                    piece = field(block, "text")
-                    text += piece if isinstance(piece, str) else ""
-                elif kind in THINKING_BLOCKS:
-                    self._thinking(natives, _thinking_text(block, THINKING_BLOCKS[kind]))
-                    signature = field(block, "signature")
-                    if isinstance(signature, str):
-                        self._signature += signature
-                elif kind not in TOOL_BLOCKS:
-                    other = True  # images, citations, server tool results
-        if text:
-            self._close_all(natives)
-        for piece in field(chunk, "tool_call_chunks") or ():
-            self._tool_piece(natives, piece)
-        usage = self._add_usage(field(chunk, "usage_metadata"))
-        stop = self._finish(field(chunk, "response_metadata"))
-        if stop is not None or field(chunk, "chunk_position") == "last":
-            self._close_all(natives)
-            if stop is None:
-                stop = self._stop or (StopReason.tool_use if self._calls else StopReason.end_turn)
+        calls = _calls(message, whole)
+        invalid = field(message, "invalid_tool_calls") if whole else None
+        invalid = invalid if isinstance(invalid, list) else []
+        for block in blocks:
+            if (calls or invalid) and field(block, "type") in CLIENT_CALL_BLOCKS:
+                continue  # the same calls as the fields (for a chunk, parsed partly)
+            piece = opened.read(natives, block, bool(text))
+            if piece is None:
+                other = True  # a block nobody reads (non_standard): the event passes through
+            else:
+                text += piece
+        refusal = extra.get("refusal")
+        if "refusal" not in kinds and isinstance(refusal, str) and refusal:
+            opened.refusal(natives, refusal)
+            other = other or not text
+        for call in calls:
+            if whole:
+                opened.whole_call(natives, call, False)
+            else:
+                opened.tool_piece(
+                    natives, field(call, "id"), field(call, "name"), field(call, "args"),
+                    field(call, "index"), False,
+                )  # fmt: skip
+        for call in invalid:
+            opened.invalid_call(natives, call)
+        usage = self._add_usage(field(message, "usage_metadata"))
+        message_id = field(message, "id")
+        stop = self._finish(field(message, "response_metadata"), natives, message_id)
+        if stop is None and (whole or field(message, "chunk_position") == "last"):
+            stop = self._finish(None, natives, message_id, ended=True)
         if text:
             category = EventCategory.TEXT_CONTENT
-        elif other:
+        elif other or (opened.refused and not natives):
             category = EventCategory.PASSTHROUGH
         else:
             category = EventCategory.SKIP
@@ -202,21 +202,54 @@ class LangChainInputAdapter(ProviderAdapter):
             return Step(category, text) if category is not EventCategory.SKIP else SKIP
         return Step(category, text, natives, stop, usage)
 
-    def _finish(self, metadata: Any) -> StopReason | None:
-        if not isinstance(metadata, Mapping):
+    def _tool_message(self, message: Any) -> Step:
+        """A ``ToolMessage`` (LangGraph's tool node): a ``tool_result`` block."""
+        natives: list[Native] = []
+        self._open.flush(natives)
+        self._open.close_all(natives)
+        key = self._open.new_key("tool_result")
+        failed = field(message, "status") == "error"
+        natives += tool_result(
+            key, field(message, "tool_call_id"), field(message, "name"),
+            field(message, "content"), failed, server=False,
+        )  # fmt: skip
+        return Step(EventCategory.SKIP, natives=natives)
+
+    # -- the end of a message ------------------------------------------------------------
+
+    def _finish(
+        self, metadata: Any, natives: list[Native], message_id: Any = None, ended: bool = False
+    ) -> StopReason | None:
+        """The stop reason of a message whose ``metadata`` names a finish reason, or that
+        ``ended`` without one (then the reason an earlier chunk of the same message gave,
+        if any); ``None`` when the message goes on."""
+        found = (metadata.get(k) for k in FINISH_KEYS) if isinstance(metadata, Mapping) else ()
+        reason = next((r for r in found if isinstance(r, str) and r), None)
+        if reason is None and not ended:
             return None
-        for key in FINISH_KEYS:
-            reason = metadata.get(key)
-            if isinstance(reason, str) and reason:
-                stop = FINISH_REASONS.get(reason.lower(), StopReason.unknown)
-                if stop is StopReason.end_turn and self._calls:
-                    stop = StopReason.tool_use
-                self._stop = stop
-                return stop
-        return None
+        opened = self._open
+        last, self._ended = self._ended, None
+        if reason is None:
+            if last is not None and last[0] == message_id:
+                stop = last[1]
+            else:
+                stop = StopReason.tool_use if opened.calls else StopReason.end_turn
+        else:
+            stop = FINISH_REASONS.get(reason.lower(), StopReason.unknown)
+            if stop is StopReason.end_turn and opened.calls:
+                stop = StopReason.tool_use
+        if opened.refused and stop in (StopReason.end_turn, StopReason.unknown):
+            stop = StopReason.refusal
+        opened.close_all(natives)
+        opened.flush(natives)
+        opened.calls = 0  # the next message's calls are its own
+        opened.refused = False
+        self._ended = (message_id, stop)
+        return stop
 
     def _add_usage(self, raw: Any) -> Usage | None:
-        """The running total: LangChain's chunks carry usage increments."""
+        """The running total: LangChain's chunks carry usage increments, and each message
+        of a graph's run its own total."""
         if not raw:
             return None
         self._usage = add_usage(self._usage, _usage(raw))

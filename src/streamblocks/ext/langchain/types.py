@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from ...core.events import StopReason
 
 if TYPE_CHECKING:
-    from langchain_core.messages import AIMessageChunk
+    from langchain_core.messages import BaseMessage
     from langchain_core.runnables.schema import StreamEvent
 
-    LangChainEvent: TypeAlias = AIMessageChunk | StreamEvent | Mapping[str, Any]
+    LangChainEvent: TypeAlias = BaseMessage | StreamEvent | Mapping[str, Any] | tuple[Any, ...]
     """What :class:`~streamblocks.ext.langchain.LangChainInputAdapter` reads."""
 
 CHUNK_TYPE = "AIMessageChunk"
@@ -52,26 +52,55 @@ THINKING_BLOCKS: Mapping[str, str] = {"reasoning": "reasoning", "thinking": "thi
 """Content-block types that are thinking → the key holding their text (LangChain's
 standard ``reasoning`` block, Anthropic's ``thinking``)."""
 
-TOOL_BLOCKS = frozenset(
+CLIENT_CALL_BLOCKS = frozenset({"tool_call", "tool_call_chunk", "invalid_tool_call"})
+"""Standard blocks of the application's own tool calls: when a message's blocks hold any,
+its calls are read from them, else from ``tool_call_chunks`` / ``tool_calls``."""
+
+LEGACY_TOOL_BLOCKS = frozenset({"tool_use", "input_json_delta", "server_tool_use", "function_call"})
+"""Provider-native tool-call blocks of ``content`` (LangChain's v0 format): their calls
+are read from ``tool_call_chunks``, so these are skipped."""
+
+DATA_BLOCKS = frozenset({"image", "audio", "video", "file", "text-plain"})
+"""Standard multimodal blocks: each becomes a native block of its type (content: the
+base64 data, or the URL), in stream order."""
+
+DATA_FIELDS = ("base64", "data", "url")
+"""Where a data block's payload is, in order (the rest of its fields are attrs)."""
+
+STREAM_MODES = frozenset(
+    {"values", "updates", "messages", "custom", "checkpoints", "tasks", "debug", "tools"}
+)
+"""LangGraph ``stream_mode`` names: ``(mode, payload)`` tuples and v2 stream parts."""
+
+MESSAGE_TYPES = frozenset(
+    {"AIMessageChunk", "ai", "tool", "ToolMessageChunk", "human", "system", "HumanMessageChunk"}
+)
+"""The ``type`` of LangChain messages (what LangGraph's ``messages`` mode yields)."""
+
+V3_EVENTS = frozenset(
     {
-        "tool_use",
-        "tool_call",
-        "tool_call_chunk",
-        "invalid_tool_call",
-        "input_json_delta",
-        "server_tool_call",
-        "server_tool_call_chunk",
-        "function_call",
+        "message-start",
+        "content-block-start",
+        "content-block-delta",
+        "content-block-finish",
+        "message-finish",
     }
 )
-"""Content blocks of a tool call: read from ``tool_call_chunks`` instead, so skipped."""
+"""The events of ``stream_events(version="v3")`` (langchain-core 1.8, the
+``langchain-protocol`` ``MessagesData``); an ``error`` event is read within a stream."""
 
 __all__ = [
     "CHUNK_TYPE",
+    "CLIENT_CALL_BLOCKS",
+    "DATA_BLOCKS",
+    "DATA_FIELDS",
     "END_EVENTS",
     "FINISH_KEYS",
     "FINISH_REASONS",
+    "LEGACY_TOOL_BLOCKS",
+    "MESSAGE_TYPES",
     "STREAM_EVENTS",
+    "STREAM_MODES",
     "THINKING_BLOCKS",
-    "TOOL_BLOCKS",
+    "V3_EVENTS",
 ]

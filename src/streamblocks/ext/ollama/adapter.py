@@ -8,7 +8,17 @@ from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from .._base import SKIP, ProviderAdapter, Step, as_int, field, tool_call_start
+from .._base import (
+    NEW,
+    SKIP,
+    TEXT,
+    ProviderAdapter,
+    Step,
+    as_int,
+    field,
+    sdk_class,
+    tool_call_start,
+)
 from .types import DONE_REASONS, RESPONSE_TYPES
 
 _THINKING_KEY = "thinking"
@@ -33,6 +43,40 @@ def _is_wire_chunk(event: Any) -> bool:
     return isinstance(event.get("message"), Mapping) or isinstance(event.get("response"), str)
 
 
+def _direct_text(event: Any, chat: type | None, generate: type | None) -> str | None:
+    """The text of a chunk that carries only text (a wire dict of ``/api/chat`` or
+    ``/api/generate``, or the SDK's ``ChatResponse``/``GenerateResponse``), else ``None``:
+    the general reader's."""
+    cls = event.__class__
+    if cls is dict:
+        if event.get("done") is True:
+            return None
+        message = event.get("message")
+        if message is None:
+            source, key = event, "response"
+        elif message.__class__ is dict:
+            source, key = message, "content"
+            if message.get("tool_calls"):
+                return None
+        else:
+            return None
+        if source.get("thinking"):
+            return None
+        text = source.get(key)
+    elif cls is chat:
+        message = event.message
+        if event.done is True or message.thinking or message.tool_calls:
+            return None
+        text = message.content
+    elif cls is generate:
+        if event.done is True or event.thinking:
+            return None
+        text = event.response
+    else:
+        return None
+    return text if text.__class__ is str and text else None
+
+
 class OllamaInputAdapter(ProviderAdapter):
     """Reads ``ollama.Client``/``AsyncClient`` streams of ``chat()`` and ``generate()``.
 
@@ -48,6 +92,8 @@ class OllamaInputAdapter(ProviderAdapter):
     _calls: int
 
     def _reset(self) -> None:
+        self._chat_class = sdk_class("ollama._types", "ChatResponse")
+        self._generate_class = sdk_class("ollama._types", "GenerateResponse")
         self._thinking_open = False
         self._calls = 0
 
@@ -66,6 +112,16 @@ class OllamaInputAdapter(ProviderAdapter):
             natives.append(NativeEnd(_THINKING_KEY))
 
     def _analyze(self, event: Any) -> Step:
+        if not (self.reference or self._thinking_open):  # a text delta, read directly
+            try:
+                text = _direct_text(event, self._chat_class, self._generate_class)
+            except AttributeError:  # a model built without its fields (model_construct)
+                text = None
+            if text is not None:
+                return NEW(Step, (TEXT, text, (), None, None, None, None))
+        return self._general(event)
+
+    def _general(self, event: Any) -> Step:
         natives: list[Native] = []
         message = field(event, "message")
         source = message if message is not None else event

@@ -9,16 +9,20 @@ from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd,
 from ...core.events import StopReason, Usage
 from .._base import (
     END,
+    NEW,
     PASSTHROUGH,
     SKIP,
     START,
+    TEXT,
     ProviderAdapter,
     Step,
     as_int,
     field,
+    sdk_class,
     tool_call_start,
     tool_result,
 )
+from .direct import TEXT_DELTA, chunk_text, delta_event_text, dict_text
 from .types import (
     CHAT_CHUNK_OBJECT,
     CHAT_FINISH_REASONS,
@@ -143,6 +147,12 @@ class OpenAIInputAdapter(ProviderAdapter):
     _calls: dict[Any, tuple[Any, int]]
 
     def _reset(self) -> None:
+        self._chunk_class = sdk_class(
+            "openai.types.chat.chat_completion_chunk", "ChatCompletionChunk"
+        )
+        self._delta_class = sdk_class(
+            "openai.types.responses.response_text_delta_event", "ResponseTextDeltaEvent"
+        )
         self._thinking_open = False
         self._open_tools = {}
         self._refused = False
@@ -166,6 +176,23 @@ class OpenAIInputAdapter(ProviderAdapter):
             return False
 
     def _analyze(self, event: Any) -> Step:
+        if not self.reference and not self._thinking_open:  # a plain text delta, read directly
+            cls = event.__class__
+            text: str | None = None
+            try:
+                if cls is dict:
+                    text = dict_text(event)
+                elif cls is self._chunk_class:
+                    text = chunk_text(event)
+                elif cls is self._delta_class:
+                    text = delta_event_text(event)
+            except AttributeError:  # a model built without its fields (model_construct)
+                text = None
+            if text is not None:
+                return NEW(Step, (TEXT, text, (), None, None, None, None))
+        return self._general(event)
+
+    def _general(self, event: Any) -> Step:
         kind = _kind(event)
         if kind == "responses":
             return self._responses(event)
@@ -266,7 +293,7 @@ class OpenAIInputAdapter(ProviderAdapter):
 
     def _responses(self, event: Any) -> Step:
         kind: str = field(event, "type")
-        if kind == "response.output_text.delta":
+        if kind == TEXT_DELTA:
             delta = field(event, "delta")
             return Step(EventCategory.TEXT_CONTENT, delta) if delta else SKIP
         if kind in _RESPONSES_NATIVE_DELTAS:

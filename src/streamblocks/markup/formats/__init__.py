@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from ..grammar import Grammar
+from .command import COMMAND
 from .deepseek import DEEPSEEK
 from .gemma import GEMMA4
 from .glm import GLM
 from .harmony import HARMONY
+from .hunyuan import HUNYUAN
 from .kimi import KIMI
+from .lfm2 import LFM2
 from .llama import LLAMA
+from .minimax import MINIMAX
 from .mistral import MISTRAL
+from .nemotron import NEMOTRON
+from .phi4 import PHI4
 from .qwen import QWEN3
+from .seed import SEED
 
 GRAMMARS: dict[str, Grammar] = {
     "qwen3": QWEN3,
@@ -21,5 +28,12 @@ GRAMMARS: dict[str, Grammar] = {
     "mistral": MISTRAL,
     "gemma4": GEMMA4,
     "gpt-oss": HARMONY,
+    "minimax": MINIMAX,
+    "seed": SEED,
+    "hunyuan": HUNYUAN,
+    "command": COMMAND,
+    "nemotron": NEMOTRON,
+    "phi4": PHI4,
+    "lfm2": LFM2,
 }
 """Family name → its grammar."""

@@ -5,10 +5,10 @@ is a string), nested ``{…}`` and ``[…]``; thinking in the thought channel
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from ...core.json_values import loads
 from ..grammar import Call, CallFormat, Grammar, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas
@@ -45,7 +45,7 @@ class _Notation:
         word = found.group().strip()
         need(bool(word), "a value is missing")
         try:
-            return json.loads(word)
+            return loads(word)
         except ValueError:
             return word
 

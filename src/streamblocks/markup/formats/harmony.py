@@ -2,7 +2,8 @@
 to ``functions.NAME`` (the recipient in the channel, ``<|channel|>commentary
 to=functions.NAME``, or in the role, ``<|start|>assistant to=functions.NAME``) is a tool
 call whose body runs to ``<|call|>`` or, since servers cut that stop token, to the end
-of the stream; ``final`` and recipient-less ``commentary`` messages are visible text.
+of the stream; ``final`` and recipient-less ``commentary`` messages are visible text (also with the
+``json`` content type, ``<|channel|>final<|constrain|>json<|message|>``).
 Headers and ``<|start|>``, ``<|end|>``, ``<|return|>`` are never visible."""
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ def _calls(opener: str) -> CallFormat:
 _ARGUMENTS = arguments_after(r"\A[^<]*(?:<\|(?!message\|)[^|]*\|>[^<]*)*<\|message\|>")
 
 
+# The headers of visible messages: ``final`` and recipient-less ``commentary``, with or
+# without the JSON content type (what gpt-oss writes when asked for JSON: harmony#56).
+_VISIBLE_HEADERS = tuple(
+    f"<|channel|>{channel}{content_type}<|message|>"
+    for channel in ("final", "commentary")
+    for content_type in ("", "<|constrain|>json", " <|constrain|>json", " json")
+)
+
 HARMONY = Grammar(
     thinking=(("<|channel|>analysis<|message|>", "<|end|>"),),
     calls=tuple(
@@ -52,8 +61,7 @@ HARMONY = Grammar(
     ),
     hidden=(
         "<|start|>assistant",
-        "<|channel|>final<|message|>",
-        "<|channel|>commentary<|message|>",
+        *_VISIBLE_HEADERS,
         "<|end|>",
         "<|return|>",
         "<|call|>",

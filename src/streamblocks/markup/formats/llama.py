@@ -1,6 +1,7 @@
 """Llama 3.x: a JSON call ``{"name": …, "parameters": {…}}`` (or ``"arguments"``) at the
-start of the reply or after ``<|python_tag|>``; Llama 4: a pythonic list
-``[f(a='x', b=1), g()]`` at the start of the reply or inside
+start of the reply or after ``<|python_tag|>``, where Llama 3.1's built-in tools also
+write ``brave_search.call(query="…")`` (the arguments: the keyword arguments); Llama 4:
+a pythonic list ``[f(a='x', b=1), g()]`` at the start of the reply or inside
 ``<|python_start|>…<|python_end|>``. A reply that starts with JSON or a list that is not
 a call is visible text."""
 
@@ -17,6 +18,7 @@ from ..tagged import Tagging, closed_by
 
 _JSON = EndSpec(balanced="{", strings='"')
 _PYTHONIC = EndSpec(balanced="[", strings="\"'")
+_BUILT_IN_END = EndSpec(balanced="(", strings="\"'")  # NAME.call(…)
 
 
 def _json_call(body: str, schemas: ToolSchemas) -> list[Call]:
@@ -51,6 +53,22 @@ def _pythonic(body: str, schemas: ToolSchemas) -> list[Call]:
             arguments[str(keyword.arg)] = check_literal(keyword.value)
         calls.append(Call(item.func.id, arguments))  # type: ignore[attr-defined]
     return calls
+
+
+_BUILT_IN = re.compile(r"\A\s*([A-Za-z_]\w*)\.call\s*(?=\()")
+
+
+def _tagged(body: str, schemas: ToolSchemas) -> list[Call]:
+    """After ``<|python_tag|>``: a JSON call, or a Llama 3.1 built-in tool's call
+    ``brave_search.call(query="…")`` (also ``wolfram_alpha``, ``code_interpreter``):
+    the tool's name, its keyword arguments as the argument object."""
+    if body.lstrip().startswith("{"):
+        return _json_call(body, schemas)
+    found = _BUILT_IN.match(body)
+    need(found is not None, "the call is neither JSON nor NAME.call(…)")
+    assert found is not None
+    [call] = _pythonic(found.group(1) + body[found.end() :], schemas)
+    return [call]
 
 
 def _value(schemas: ToolSchemas, tool: str, key: str, stated: str | None, text: str) -> Any:
@@ -120,16 +138,29 @@ _PYTHONIC_ARGUMENTS = Tagging(
 _JSON_NAME = re.compile(
     r'\A\s*\{\s*(?:"type"\s*:\s*"function"\s*,\s*)?"name"\s*:\s*"(?P<name>[^"\\]+)"'
 )
-_PYTHONIC_NAME = re.compile(r"\A\s*(?:\[\s*)?(?P<name>[A-Za-z_][\w.]*)\s*\(")
-JSON_CALL = CallFormat(
-    "",
-    {"{": _JSON},
-    _json_call,
-    name=_JSON_NAME,
-    name_ends='"',
-    then=";",
-    arguments=KEYED_ARGUMENTS,
+_TAGGED_NAME = re.compile(
+    r'\A\s*(?:\{\s*(?:"type"\s*:\s*"function"\s*,\s*)?"name"\s*:\s*"(?P<name>[^"\\]+)"'
+    r"|(?P<name2>[A-Za-z_]\w*)\.call\s*\()"
 )
+_PYTHONIC_NAME = re.compile(r"\A\s*(?:\[\s*)?(?P<name>[A-Za-z_][\w.]*)\s*\(")
+
+
+def json_call_format(opener: str, *, then: str, tail: str = "") -> CallFormat:
+    """A JSON call ``{"name": …, "parameters": {…}}`` after ``opener`` (``""``: bare);
+    after ``then`` another may follow."""
+    return CallFormat(
+        opener,
+        {"{": _JSON} if not opener else _JSON,
+        _json_call,
+        name=_JSON_NAME,
+        name_ends='"',
+        then=then,
+        tail=tail,
+        arguments=KEYED_ARGUMENTS,
+    )
+
+
+JSON_CALL = json_call_format("", then=";")
 START = (
     JSON_CALL,
     CallFormat(
@@ -142,25 +173,32 @@ START = (
     ),
 )
 
+
+def pythonic_call(opener: str, closer: str) -> CallFormat:
+    """A pythonic list of calls ``[f(a='x'), g()]`` between ``opener`` and ``closer``."""
+    return CallFormat(
+        opener,
+        EndSpec(closers=(closer,), strings="\"'"),
+        _pythonic,
+        name=_PYTHONIC_NAME,
+        name_ends="(",
+        tagging=_PYTHONIC_ARGUMENTS,
+    )
+
+
 LLAMA = Grammar(
     calls=(
         CallFormat(
             "<|python_tag|>",
-            _JSON,
-            _json_call,
-            name=_JSON_NAME,
-            name_ends='"',
+            {"{": _JSON, "": _BUILT_IN_END},
+            _tagged,
+            name=_TAGGED_NAME,
+            name_ends='"(',
             then=";",
             arguments=KEYED_ARGUMENTS,
-        ),
-        CallFormat(
-            "<|python_start|>",
-            EndSpec(closers=("<|python_end|>",), strings="\"'"),
-            _pythonic,
-            name=_PYTHONIC_NAME,
-            name_ends="(",
             tagging=_PYTHONIC_ARGUMENTS,
         ),
+        pythonic_call("<|python_start|>", "<|python_end|>"),
     ),
     hidden=("<|eom_id|>", "<|eot_id|>"),
     start=START,

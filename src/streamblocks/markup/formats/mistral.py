@@ -4,10 +4,10 @@ JSON array of calls (v3), or ``[TOOL_CALLS]NAME[ARGS]{…}`` with an optional
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
+from ...core.json_values import loads
 from ..grammar import KEYED, Call, CallFormat, Grammar, arguments_after, json_object, need
 from ..scan import EndSpec
 from ..schema import ToolSchemas
@@ -30,7 +30,7 @@ def _calls(body: str, schemas: ToolSchemas) -> list[Call]:
 
 def _array(body: str) -> list[Call]:
     try:
-        items = json.loads(body)
+        items = loads(body)
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"the call array is not valid JSON ({exc})") from None
     need(isinstance(items, list), "not a JSON array of calls")

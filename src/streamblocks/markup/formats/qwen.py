@@ -160,14 +160,21 @@ TOOL_CALL = CallFormat(
     tagging=_TAGGING,
 )
 
-BARE_FUNCTION = CallFormat(
-    "<function=",
-    EndSpec(closers=(_FUNCTION_END,), regions=_XML_VALUES),
-    _bare_function,
-    name=re.compile(r"\A(?P<name>[^>\n]+)>"),
-    name_ends=">",
-    tail="</tool_call>",
-    tagging=_TAGGING,
-)
+
+def function_call(tail: str) -> CallFormat:
+    """A Qwen3-Coder call opened by its ``<function=`` (``tail``: a closer that may
+    follow it and belongs to the call)."""
+    return CallFormat(
+        "<function=",
+        EndSpec(closers=(_FUNCTION_END,), regions=_XML_VALUES),
+        _bare_function,
+        name=re.compile(r"\A(?P<name>[^>\n]+)>"),
+        name_ends=">",
+        tail=tail,
+        tagging=_TAGGING,
+    )
+
+
+BARE_FUNCTION = function_call("</tool_call>")
 
 QWEN3 = Grammar(thinking=(("<think>", "</think>"),), calls=(TOOL_CALL, BARE_FUNCTION))

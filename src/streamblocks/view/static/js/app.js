@@ -5,15 +5,19 @@
 // applying an event changes a row's model only (list.js), and the frame then draws the
 // few rows near the viewport. So a 50 MB run costs the page its models, not its elements.
 //
-// A sub-agent's rows arrive after a `streamblocks.view.parent` event naming the tool call
-// that started it (its blocks carry `attrs.parent_id`); they are nested under that call.
+// A sub-agent's rows are nested under the tool call that started it: AG-UI 1.0 events
+// carry its `subagentRunId`, which its SUBAGENT_STARTED tied to that call
+// (`parentToolCallId`); with an AG-UI SDK older than 1.0, a `streamblocks.view.parent`
+// event naming the call comes before each of its rows instead.
 
 import { Item, NONE, VirtualList } from "./list.js";
 import { Outline } from "./outline.js";
+import { Pieces } from "./pieces.js";
 import "./chrome.js";
 
 const FRAME_BUDGET_MS = 24; // events applied per animation frame, at most this long
 const NATIVE_ROWS = { command: "sb-command", file_change: "sb-file-change", code: "sb-code-block", todo: "sb-todo" };
+const NATIVE_TAGS = new Set(Object.values(NATIVE_ROWS));
 const QUIET_TYPES = new Set([
   "STEP_STARTED", "STEP_FINISHED", "STATE_SNAPSHOT", "STATE_DELTA", "MESSAGES_SNAPSHOT",
   "ACTIVITY_SNAPSHOT", "ACTIVITY_DELTA", "REASONING_ENCRYPTED_VALUE", "THINKING_START",
@@ -57,16 +61,18 @@ class Run extends HTMLElement {
     this.head = 0; // the next of its events
     this.scheduled = false;
     // id -> Item, one map per kind of id: the ids from the events are the keys as they came
-    this.texts = new Map(); // AG-UI text message id
+    this.texts = new Map(); // AG-UI text message id (its last row: see addText)
+    this.pieces = new Map(); // text message id -> where its text is cut into rows
     this.thoughts = new Map(); // reasoning message id ("current" without one)
     this.tools = new Map(); // tool call id
     this.blocks = new Map(); // block id
     this.toolNames = new Map();
     this.lastResult = new Map();
+    this.held = null; // a tool result not drawn yet: {event, failed, parent}
     this.parentOf = null; // the tool call id the next row nests under
+    this.subagents = new Map(); // subagentRunId -> the tool call that started it
     this.chunk = null; // the row of the last *_CHUNK event: it ends with the next event
     this.lastTop = null; // the kind of the last row not in a sub-agent (for turns)
-    this.started = null;
     this.count = 0;
     this.current = null; // the state, as dataset.state (not read back from the DOM per event)
     this.finished = false;
@@ -84,14 +90,14 @@ class Run extends HTMLElement {
     };
     document.querySelector("sb-toolbar")?.attach(this);
     this.state("connecting");
+    const embedded = document.getElementById("sb-info");
+    if (embedded !== null) {
+      this.readEmbedded(embedded);
+      return;
+    }
     fetch("/info.json")
       .then((response) => response.json())
-      .then((info) => {
-        this.live = Boolean(info.live);
-        this.list.sticky = this.live;
-        this.heading?.show(info);
-        this.state(this.current);
-      })
+      .then((info) => this.shown(info))
       .catch(() => {});
     this.source = new EventSource("/events?batch");
     this.source.onopen = () => {
@@ -102,6 +108,24 @@ class Run extends HTMLElement {
       if (this.source.readyState === EventSource.CLOSED) this.closed();
       else if (!this.finished) this.state("disconnected");
     };
+  }
+
+  shown(info) {
+    this.info = info;
+    this.live = Boolean(info.live);
+    this.list.sticky = this.live;
+    this.heading?.show(info);
+    this.state(this.current);
+    document.querySelector("sb-toolbar")?.offer(info);
+  }
+
+  // A saved page (`streamblocks view RUN --html`): the run is in the file, as the
+  // server's batches, each read when its turn comes (and its element dropped then).
+  readEmbedded(element) {
+    this.embedded = true;
+    this.shown(JSON.parse(element.textContent));
+    for (const batch of document.querySelectorAll("script.sb-batch")) this.enqueue(batch);
+    if (!this.queue.length) this.closed();
   }
 
   // connecting · waiting · streaming · finished · failed · stopped · disconnected
@@ -127,7 +151,12 @@ class Run extends HTMLElement {
   next() {
     while (this.head === this.events.length) {
       if (!this.queue.length) return undefined;
-      const data = this.queue.shift();
+      let data = this.queue.shift();
+      if (typeof data !== "string") {
+        const element = data;
+        data = element.textContent;
+        element.remove();
+      }
       let events;
       try {
         events = JSON.parse(data);
@@ -148,14 +177,22 @@ class Run extends HTMLElement {
     for (let event = this.next(); event !== undefined; event = this.next()) {
       this.handle(event);
       applied += 1;
-      if ((applied & 255) === 0 && performance.now() > deadline) break;
+      // (the clock read every 256 events, and after a long text: a long reply comes
+      // as a few events of megabytes, and its first screen is drawn before the rest)
+      const long = typeof event.delta === "string" && event.delta.length > 65536;
+      if (((applied & 255) === 0 || long) && performance.now() > deadline) break;
     }
+    // Every event received is applied: a result still held is drawn (a live run may
+    // wait a while before its next event).
+    if (this.held !== null && !this.queue.length && this.head === this.events.length) this.release();
     this.list.paint();
     this.outline.update();
     this.footer?.update(this);
     if (this.queue.length || this.head < this.events.length) {
       this.scheduled = true;
       requestAnimationFrame(() => this.flush());
+    } else if (this.embedded && !this.finished) {
+      this.closed(); // a saved page whose events end without the run's end
     } else if (this.finished && !document.body.dataset.rendered) {
       performance.mark("sb-rendered");
       document.body.dataset.rendered = "true";
@@ -193,14 +230,16 @@ class Run extends HTMLElement {
       return;
     }
     this.count += 1;
-    if (this.started === null) this.started = performance.now();
     if (BEFORE_EVENTS.has(this.current) && !this.finished) this.state("streaming");
+    const agent = event.subagentRunId;
     try {
       if (this.chunk !== null) this.endChunk(event);
+      if (typeof agent === "string") this.parentOf = this.subagents.get(agent) ?? agent;
       this.apply(event);
     } catch (error) {
       this.warn(`could not show a ${event.type} event: ${error.message}`);
     }
+    if (typeof agent === "string") this.parentOf = null;
   }
 
   // Do `method(arg)` to the row `rows` has under `key`, if there is one.
@@ -219,6 +258,7 @@ class Run extends HTMLElement {
     const found = CHUNKS[event.type];
     if (found !== undefined && this[found[0]].get(event[found[1]]) === item) return;
     this.chunk = null;
+    this.pieces.delete(this.chunkKey);
     item.do("end");
     if (item.el !== null) this.list.touch(item);
   }
@@ -226,8 +266,32 @@ class Run extends HTMLElement {
   // A *_CHUNK event: a new row, or more of the chunked message before it (an id used
   // again later is another message, as its *_START would be).
   chunked(event, rows, key, tag, args = NONE) {
-    if (this.chunk === null) this.chunk = this.add(tag, args, rows, key);
-    if (typeof event.delta === "string" && event.delta) this.do(rows, key, "add", event.delta);
+    if (this.chunk === null) {
+      this.chunk = this.add(tag, args, rows, key);
+      this.chunkKey = key;
+    }
+    if (typeof event.delta !== "string" || !event.delta) return;
+    if (rows === this.texts) this.addText(key, event.delta);
+    else this.do(rows, key, "add", event.delta);
+  }
+
+  // A message's text: a long message goes on in a new row at each of its cuts
+  // (pieces.js); the earlier piece is ended, so it is drawn as the complete markdown it is.
+  addText(key, delta) {
+    let pieces = this.pieces.get(key);
+    if (pieces === undefined) this.pieces.set(key, (pieces = new Pieces()));
+    let from = 0;
+    for (const cut of pieces.cuts(delta)) {
+      if (cut > from) this.do(this.texts, key, "add", delta.slice(from, cut));
+      const before = this.do(this.texts, key, "end");
+      const item = new Item("sb-text");
+      this.list.add(item, before?.parent ?? null);
+      this.texts.set(key, item);
+      this.outline.added(item);
+      if (this.chunk === before) this.chunk = item;
+      from = cut;
+    }
+    if (from < delta.length) this.do(this.texts, key, "add", from ? delta.slice(from) : delta);
   }
 
   // The thinking row of a reasoning event (made if it is not there yet).
@@ -237,20 +301,69 @@ class Run extends HTMLElement {
     return key;
   }
 
+  // A tool result is drawn once. Claude Code's Bash, Read, Edit and TodoWrite results come
+  // as a result and then the typed row they stand for (the terminal, the code panel…)
+  // naming the same call, so a result waits for the next event and is not drawn when
+  // that row follows. True when `event` was taken in while waiting.
+  settle(event) {
+    const held = this.held;
+    const id = held.event.toolCallId;
+    if (event.type === "CUSTOM") {
+      const value = event.value ?? EMPTY;
+      const name = event.name;
+      if (name === "streamblocks.view.tool_error" && value.tool_call_id === id) {
+        held.failed = true;
+        return true;
+      }
+      if (name === "streamblocks.view.parent") {
+        this.parentOf = value.parent_id ?? null; // (the row after the result's)
+        return true;
+      }
+      const typed = (name === "streamblocks.block_start" || name === "streamblocks.block_end")
+        && value.syntax === "native" && NATIVE_ROWS[value.block_type ?? value.type] !== undefined;
+      if (typed && value.attrs?.tool_call_id === id) {
+        this.held = null; // the typed row stands for the result
+        return false;
+      }
+    }
+    this.release();
+    return false;
+  }
+
+  // Draw the tool result held back (nested where it arrived).
+  release() {
+    const { event, failed, parent } = this.held;
+    this.held = null;
+    const after = this.parentOf;
+    this.parentOf = parent;
+    const result = this.add("sb-tool-result", [event.toolCallId, event.content, this.toolNames.get(event.toolCallId)]);
+    this.parentOf = after;
+    this.lastResult.set(event.toolCallId, result);
+    if (failed) this.custom("streamblocks.view.tool_error", { tool_call_id: event.toolCallId });
+  }
+
   apply(event) {
+    if (this.held !== null && this.settle(event)) return;
     const type = String(event.type);
     switch (type) {
       case "RUN_STARTED":
         return;
+      case "SUBAGENT_STARTED":
+        this.subagents.set(event.subagentRunId, event.parentToolCallId ?? event.subagentRunId);
+        return;
+      case "SUBAGENT_FINISHED":
+      case "SUBAGENT_ERROR":
+        return; // the call's result row says how it ended
       case "TEXT_MESSAGE_START":
         this.add("sb-text", NONE, this.texts, event.messageId);
         return;
       case "TEXT_MESSAGE_CONTENT":
         if (!this.texts.has(event.messageId)) this.add("sb-text", NONE, this.texts, event.messageId);
-        this.do(this.texts, event.messageId, "add", event.delta);
+        if (typeof event.delta === "string") this.addText(event.messageId, event.delta);
         return;
       case "TEXT_MESSAGE_END":
         this.do(this.texts, event.messageId, "end");
+        this.pieces.delete(event.messageId);
         return;
       case "TEXT_MESSAGE_CHUNK":
         this.chunked(event, this.texts, event.messageId, "sb-text");
@@ -286,11 +399,10 @@ class Run extends HTMLElement {
       case "TOOL_CALL_END":
         this.do(this.tools, event.toolCallId, "end");
         return;
-      case "TOOL_CALL_RESULT": {
-        const result = this.add("sb-tool-result", [event.toolCallId, event.content, this.toolNames.get(event.toolCallId)]);
-        this.lastResult.set(event.toolCallId, result);
+      case "TOOL_CALL_RESULT":
+        this.held = { event, failed: false, parent: this.parentOf };
+        this.parentOf = null;
         return;
-      }
       case "CUSTOM":
         this.custom(String(event.name), event.value ?? {});
         return;
@@ -351,6 +463,13 @@ class Run extends HTMLElement {
     } else if (name === "streamblocks.block_error") {
       const id = value.block_id;
       let item = this.blocks.get(id);
+      if (item && NATIVE_TAGS.has(item.tag)) {
+        // A native row (a command's terminal) whose block was rejected: it says so itself,
+        // and never shows "completed" over an output that was dropped.
+        this.do(this.blocks, id, "fail", value);
+        this.outline.failed(item, `${value.code ?? "error"}: ${value.message ?? ""}`);
+        return;
+      }
       if (!item || item.tag !== "sb-block") {
         item = this.add("sb-block", [{ block_id: id, block_type: value.block_type ?? "block", syntax: "" }], this.blocks, id);
       }
@@ -364,6 +483,8 @@ class Run extends HTMLElement {
       const reason = String(value.reason ?? "the input ended before the run did");
       this.add("sb-notice", ["warning", `Stopped: ${reason}`]);
       this.finish("stopped", {}, null, reason);
+    } else if (name === "streamblocks.view.redacted") {
+      this.footer?.redacted(value.counts ?? {});
     } else if (name === "streamblocks.view.partial") {
       this.do(this.tools, value.tool_call_id, "partial", value.value);
     } else if (name === "streamblocks.view.tool_error") {
@@ -380,12 +501,12 @@ class Run extends HTMLElement {
 
   finish(state, result, error, reason = null) {
     if (this.finished) return;
+    if (this.held !== null) this.release();
     this.finished = true;
     if (this.chunk !== null) this.endChunk({});
     if (state !== "finished") this.cutOpenRows();
     else if (this.list.items.length === 0) this.add("sb-notice", ["empty", "Nothing to show: the input held no text and no events"]);
-    this.elapsed = this.started === null ? 0 : performance.now() - this.started;
-    this.source.close();
+    this.source?.close();
     this.state(state);
     this.footer?.finish(this, result, error, reason);
   }

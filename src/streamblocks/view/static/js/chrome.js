@@ -1,6 +1,6 @@
 // The page around the rows: the toolbar's visibility toggles (remembered in
 // localStorage), the title with its LIVE badge, and the footer with the run's state,
-// outcome, usage, cost and elapsed time.
+// outcome, usage, cost, the run's own duration and what --redact masked.
 
 import { h } from "./dom.js";
 import { FILTER_OF } from "./list.js";
@@ -43,11 +43,27 @@ class Toolbar extends HTMLElement {
     }
     const outline = h("button", { class: "sb-button sb-outline-button", type: "button", title: "The run's turns, tool calls, errors and sub-agents" }, "Outline");
     outline.addEventListener("click", () => document.querySelector("sb-outline")?.toggle());
-    const exportLink = h("a", { class: "sb-button", download: "streamblocks-run.json", title: "Save the run as content-model JSON (open it again with streamblocks view FILE)" }, "Export JSON");
-    exportLink.href = "/export.json";
-    this.replaceChildren(group, outline, exportLink);
+    this.replaceChildren(group, outline);
     run.list.hidden = this.off;
     run.list.relist();
+  }
+
+  // What a served page can save (a saved file has no server to ask): the run as JSON,
+  // as one HTML file, and (when the server can read the input again) redacted.
+  offer(info) {
+    if (info.saved || this.offered) return;
+    this.offered = true;
+    const save = (href, name, label, title) => {
+      const link = h("a", { class: "sb-button", download: name, title }, label);
+      link.href = href;
+      this.append(link);
+    };
+    save("/export.json", "streamblocks-run.json", "Export JSON", "Save the run as content-model JSON (open it again with streamblocks view FILE)");
+    const redacted = info.redacted ? " (secrets, e-mail addresses and home directories masked)" : "";
+    save("/export.html", "streamblocks-run.html", "Save as HTML", `Save this page with the run in it: one file that opens without a server${redacted}`);
+    if (!info.redacted && info.rereadable) {
+      save("/export.html?redact", "streamblocks-run-redacted.html", "Save redacted", "Save as HTML with API keys, tokens, private keys, secrets, e-mail addresses and home directories masked");
+    }
   }
 
   // Show (or hide) a kind of row: the rows are listed again, only the visible redrawn.
@@ -86,6 +102,10 @@ function tokens(value) {
 
 function seconds(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
+}
+
+function fact([name, value]) {
+  return h("span", { class: "sb-fact", "data-name": name }, h("span", { class: "sb-fact-name", text: name }), value);
 }
 
 class Footer extends HTMLElement {
@@ -128,8 +148,9 @@ class Footer extends HTMLElement {
     if (this.status.textContent !== text) this.status.textContent = text;
   }
 
-  // The outcome: `run.elapsed` is set before this is called.
+  // The outcome.
   finish(run, result, error, reason = null) {
+    this.done = true;
     const facts = [];
     const usage = result.usage ?? {};
     const stop = result.stop_reason;
@@ -150,9 +171,18 @@ class Footer extends HTMLElement {
     if (typeof counts.blocks === "number") facts.push(["blocks", COUNT.format(counts.blocks)]);
     if (counts.errors) facts.push(["rejected", COUNT.format(counts.errors)]);
     if (this.duration !== null) facts.push(["run took", seconds(this.duration)]);
-    facts.push(["elapsed", seconds(run.elapsed ?? 0)]);
-    this.facts.replaceChildren(...facts.map(([name, value]) =>
-      h("span", { class: "sb-fact", "data-name": name }, h("span", { class: "sb-fact-name", text: name }), value)));
+    this.facts.replaceChildren(...facts.map(fact));
+    if (this.masked) this.facts.append(fact(["redacted", this.masked]));
+  }
+
+  // How many of each kind of secret the server masked (`--redact`).
+  redacted(counts) {
+    const said = Object.entries(counts).filter(([, n]) => n > 0).map(([kind, n]) => `${COUNT.format(n)} ${kind}`);
+    this.masked = said.length ? said.join(" · ") : "nothing found";
+    if (this.done) {
+      this.facts.querySelector("[data-name=redacted]")?.remove();
+      this.facts.append(fact(["redacted", this.masked]));
+    }
   }
 }
 

@@ -15,6 +15,7 @@ const KIND_OF = {
   "sb-block": "block",
 };
 const ESTIMATE = { text: 90, thinking: 36, tool: 46, result: 44, command: 90, file: 46, code: 220, todo: 110, block: 110, warning: 46, raw: 28 };
+const TEXT_PX_PER_CHAR = 0.15; // the height of markdown text per character, roughly
 const GAP = 10; // the margin below each row (viewer.css: .sb-row)
 const OVERSCAN = 900; // pixels drawn above and below the window
 // The list's height is at most this: a browser lays out no element taller than about
@@ -257,8 +258,15 @@ export class VirtualList {
     this.restructure = false;
   }
 
+  // A row's measured height, or an estimate for its kind until it is drawn; a text
+  // row's from its text (a long message's pieces are 4 KB each: pieces.js).
   height(item) {
-    return item.height || ESTIMATE[item.kind] || 60;
+    if (item.height) return item.height;
+    const ops = item.ops;
+    if (item.kind === "text" && ops !== null && ops[0] === "add") {
+      return Math.max(ESTIMATE.text, ops[1].length * TEXT_PX_PER_CHAR);
+    }
+    return ESTIMATE[item.kind] || 60;
   }
 
   layout() {

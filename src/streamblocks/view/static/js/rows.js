@@ -26,6 +26,16 @@ class Row extends HTMLElement {
     this.dataset.state = "cut";
     this.append(h("div", { class: "sb-cut", text: "Not finished when the run stopped" }));
   }
+
+  // The block was rejected (a native block over a size limit): the row says what was
+  // dropped rather than looking complete.
+  fail(error) {
+    this.render();
+    this.dataset.state = "invalid";
+    this.classList.add("sb-failed");
+    this.append(h("div", { class: "sb-block-error" },
+      h("strong", { text: `${error.code ?? "error"}: ` }), String(error.message ?? "")));
+  }
 }
 
 export class TextRow extends Row {
@@ -210,6 +220,12 @@ export class CommandRow extends Row {
     this.output = [];
     this.pre.textContent = output ? String(output).replace(/\n$/, "") : "";
     this.showStatus(payload.attrs);
+  }
+
+  fail(error) {
+    super.fail(error);
+    this.status.textContent = "output dropped";
+    this.status.dataset.ok = "false";
   }
 }
 

@@ -12,7 +12,6 @@ deeply, too long — is reported (file and line number) and skipped; the rest is
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 import warnings
@@ -23,8 +22,9 @@ from typing import Any
 
 from ..adapters import EventCategory, IdentityInputAdapter, InputAdapter, detect_input_adapter
 from ..core.errors import AdapterWarning
+from ..core.json_values import loads
 from ..sse import looks_like_sse, sse_messages
-from .errors import CLIError
+from .errors import RunError
 from .loading import adapter_name, load_adapter
 from .reading import ByteReader, Decoder, Warn, decoded, lines, warn_on_stderr
 
@@ -73,8 +73,8 @@ def sniff(head: bytes) -> str:
         return "json" if _ARRAY_OF_OBJECTS.match(text) else "text"
     if line.startswith("{"):
         try:
-            value = json.loads(line)
-        except ValueError:
+            value = loads(line)
+        except (ValueError, RecursionError):
             # A cut line (the sniffed head ends mid-line) or a broken log: JSON-looking
             # text is only treated as events when it says so with a quoted key.
             return "ndjson" if line.startswith('{"') else "text"
@@ -112,7 +112,7 @@ def json_objects(text: str, where: str, warn: Warn) -> Iterator[dict[str, Any]]:
     them (a whole transcript on one line). Anything else is one warning naming
     ``where``, and nothing: a line too deeply nested or too big to parse included."""
     try:
-        value = json.loads(text)
+        value = loads(text)
     except ValueError as exc:
         warn(f"{where}: invalid JSON ({exc}); skipped")
         return
@@ -150,11 +150,13 @@ def _depth(value: Any) -> int:
 def _array_items(texts: Iterator[str], name: str, warn: Warn) -> Iterator[Any]:
     """The events of an input that is one JSON array (read whole: it is one document)."""
     try:
-        value = json.loads("".join(texts).lstrip("\ufeff"))
+        value = loads("".join(texts).lstrip("\ufeff"))
     except ValueError as exc:
-        raise CLIError(f"{name}: invalid JSON ({exc})") from None
+        raise RunError(f"{name}: invalid JSON ({exc})") from None
+    except RecursionError:
+        raise RunError(f"{name}: a JSON array nested too deeply to read") from None
     if not isinstance(value, list):
-        raise CLIError(f"{name}: expected a JSON array of events, got {type(value).__name__}")
+        raise RunError(f"{name}: expected a JSON array of events, got {type(value).__name__}")
     for index, item in enumerate(value):
         if isinstance(item, dict):
             yield item
@@ -192,7 +194,7 @@ def choose_adapter(first: Any, name: str, forced: str | None, warn: Warn) -> Inp
     unknown = isinstance(detected, IdentityInputAdapter)
     if forced is None:
         if unknown:
-            raise CLIError(
+            raise RunError(
                 f"{name}: unknown event format (first event: {shape(first)}); "
                 "choose an adapter with --adapter NAME (see `streamblocks adapters`)"
             )
@@ -208,7 +210,7 @@ def choose_adapter(first: Any, name: str, forced: str | None, warn: Warn) -> Inp
 
 
 def _events(reader: ByteReader, kind: str, decoder: Decoder, warn: Warn) -> Iterator[Any]:
-    texts = decoded(reader, decoder)
+    texts = decoded(reader.chunks(), decoder)
     if kind == "json":
         return _array_items(texts, reader.name, warn)
     if kind == "sse":
@@ -229,7 +231,7 @@ def _open(path: str) -> tuple[Any, str, int | None]:
         handle = open(path, "rb")  # noqa: SIM115 - closed by Source.close
         size: int | None = Path(path).stat().st_size
     except OSError as exc:
-        raise CLIError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise RunError(f"cannot read {path}: {exc.strerror or exc}") from exc
     return handle, path, size
 
 
@@ -262,13 +264,13 @@ def open_stream(
     """:func:`open_source` for an open binary ``handle`` (with ``read1`` or ``read``;
     closed with the source unless it is stdin): bytes in memory, lines from Python."""
     try:
-        reader = ByteReader(handle, name)
+        reader = ByteReader(handle, name, encoding)
     except BaseException:
         if handle is not getattr(sys.stdin, "buffer", None):
             handle.close()
         raise
     try:
-        return _source(reader, size, adapter, chunk, Decoder(encoding, name, warn), warn)
+        return _source(reader, size, adapter, chunk, Decoder(reader.encoding, name, warn), warn)
     except BaseException:
         reader.close()
         raise
@@ -286,7 +288,7 @@ def _source(
     if adapter not in (None, "text") and kind == "text":
         kind = "ndjson"  # an adapter was asked for: the input must be events
     if kind == "text":
-        items = _rechunk(decoded(reader, decoder), chunk or DEFAULT_CHUNK)
+        items = _rechunk(decoded(reader.chunks(), decoder), chunk or DEFAULT_CHUNK)
         return Source(reader.name, items, "text", None, size, reader)
     events = _events(reader, kind, decoder, warn)
     first = next(events, None)

@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..cli.errors import CLIError
-from ..cli.inputs import Source, open_source, open_stream
-from ..cli.loading import check_adapter_name
-from ..cli.model import Record, event_dict
-from ..cli.reading import Warn, warn_on_stderr
-from ..cli.registries import registry_for
 from ..core.processor import StreamBlockProcessor
 from ..core.registry import BlockRegistry
+from .errors import RunError
+from .inputs import Source, open_source, open_stream
+from .loading import check_adapter_name
+from .model import Record, event_dict
+from .reading import Warn, warn_on_stderr
+from .registries import registry_for
 
 WARNINGS_KEPT = 100
 """A run's warning messages kept in its ``STREAM_FINISHED`` record (all are counted)."""
@@ -33,7 +33,7 @@ OnBytes = Callable[[int], None]
 """Told the bytes read so far of the current input (for a progress bar)."""
 
 
-class InputError(CLIError, ValueError):
+class InputError(RunError, ValueError):
     """An input that cannot be read at all (binary, unknown event format, not JSON):
     no run comes out of it. ``extract`` reports it and reads the other inputs."""
 
@@ -109,7 +109,7 @@ class RunReader:
         if self._adapter is not None:  # a misspelt name fails here, not once per run
             try:
                 check_adapter_name(self._adapter)
-            except CLIError as exc:
+            except RunError as exc:
                 raise InputError(str(exc)) from None
 
     def preload(self) -> None:
@@ -149,7 +149,7 @@ class RunReader:
                 source.close()
         except InputError:
             raise
-        except CLIError as exc:
+        except RunError as exc:
             raise InputError(str(exc)) from None
 
     def events(self, path: str, warn: Warn = warn_on_stderr) -> Iterator[tuple[Source, Any]]:

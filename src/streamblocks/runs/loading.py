@@ -14,7 +14,7 @@ from typing import Any
 
 from ..adapters import ENTRY_POINT_GROUP, InputAdapter
 from ..core.registry import BlockRegistry
-from .errors import CLIError
+from .errors import RunError
 
 
 def adapter_names() -> list[str]:
@@ -25,8 +25,10 @@ def adapter_names() -> list[str]:
 def check_adapter_name(name: str) -> str:
     """``name`` when it is ``text`` or an installed adapter; else a usage error listing them."""
     if name != "text" and name not in adapter_names():
-        names = ", ".join(["text", *adapter_names()])
-        raise CLIError(f"unknown adapter {name!r}; installed adapters: {names}")
+        known = ["text", *adapter_names()]
+        close = difflib.get_close_matches(name.replace("-", "_"), known, n=1, cutoff=0.75)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        raise RunError(f"unknown adapter {name!r}; {guess}installed adapters: {', '.join(known)}")
     return name
 
 
@@ -37,10 +39,10 @@ def load_adapter(name: str) -> InputAdapter:
     try:
         obj = found[0].load()
     except Exception as exc:
-        raise CLIError(f"adapter {name!r} cannot be loaded: {exc}") from exc
+        raise RunError(f"adapter {name!r} cannot be loaded: {exc}") from exc
     adapter = obj() if isinstance(obj, type) else obj
     if not (hasattr(adapter, "categorize") and hasattr(adapter, "extract_text")):
-        raise CLIError(f"entry point {name!r} ({found[0].value}) is not an input adapter")
+        raise RunError(f"entry point {name!r} ({found[0].value}) is not an input adapter")
     return adapter  # type: ignore[no-any-return]
 
 
@@ -61,45 +63,45 @@ def load_registry(spec: str) -> BlockRegistry:
 
     ``attr`` may be dotted, and may name a function returning a registry. A module is
     looked for in the current folder too (as ``python -m`` does). Every mistake is one
-    :class:`CLIError` line saying what to fix.
+    :class:`RunError` line saying what to fix.
     """
     target, sep, attr = spec.rpartition(":")
     if not sep or not target or not attr:
-        raise CLIError(f"--registry wants FILE.py:NAME or MODULE:NAME, got {spec!r}")
+        raise RunError(f"--registry wants FILE.py:NAME or MODULE:NAME, got {spec!r}")
     try:
         obj: Any = _import(target)
-    except CLIError:
+    except RunError:
         raise
     except ModuleNotFoundError as exc:
         missing = exc.name or target
         if missing == target.split(".")[0] or target.startswith(f"{missing}."):
             hint = f"no module {target!r} in the current folder or on the Python path"
             hint += f"; for a file, write --registry path/to/{target.replace('.', '/')}.py:{attr}"
-            raise CLIError(f"--registry {spec}: {hint}") from exc
-        raise CLIError(
+            raise RunError(f"--registry {spec}: {hint}") from exc
+        raise RunError(
             f"--registry {spec}: {target} imports {missing!r}, which is not installed"
         ) from exc
     except Exception as exc:
-        raise CLIError(
+        raise RunError(
             f"--registry {spec}: importing {target} failed: {type(exc).__name__}: {exc}"
         ) from exc
     where = target
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise CLIError(f"--registry {spec}: {where} has no {part!r}; {_names(obj, part)}")
+            raise RunError(f"--registry {spec}: {where} has no {part!r}; {_names(obj, part)}")
         obj, where = getattr(obj, part), f"{where}:{part}" if where == target else f"{where}.{part}"
     if not isinstance(obj, BlockRegistry) and callable(obj):
         try:
             obj = obj()
         except Exception as exc:
-            raise CLIError(
+            raise RunError(
                 f"--registry {spec}: calling {attr}() raised {type(exc).__name__}: {exc}"
             ) from exc
         what = f"{attr}() returned a {type(obj).__name__}"
     else:
         what = f"{attr} is a {type(obj).__name__}"
     if not isinstance(obj, BlockRegistry):
-        raise CLIError(f"--registry {spec}: {what}, not a BlockRegistry")
+        raise RunError(f"--registry {spec}: {what}, not a BlockRegistry")
     return obj
 
 
@@ -129,11 +131,11 @@ def _import(target: str) -> Any:
                 sys.path.remove(here)
     path = Path(target)
     if not path.is_file():
-        raise CLIError(f"--registry: no such file: {target}")
+        raise RunError(f"--registry: no such file: {target}")
     name = f"_streamblocks_registry_{abs(hash(str(path.resolve())))}"
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise CLIError(f"--registry: cannot import {target}")
+        raise RunError(f"--registry: cannot import {target}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

@@ -9,11 +9,12 @@ naming their offset, never a traceback.
 from __future__ import annotations
 
 import codecs
+import itertools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
 
-from .errors import CLIError
+from .errors import RunError
 
 READ_SIZE = 65536
 """Most bytes taken by one read (a pipe returns what is there, often much less)."""
@@ -27,29 +28,107 @@ DECODE_WARNINGS = 5
 Warn = Callable[[str], None]
 
 
+class BinaryInput(RunError, ValueError):
+    """The input is not text (it has NUL bytes)."""
+
+
+def refuse_binary(head: bytes, name: str) -> None:
+    """Raise :class:`BinaryInput` when the first bytes of ``name`` hold a NUL byte."""
+    if b"\x00" in head[:SNIFF_LIMIT]:
+        raise BinaryInput(
+            f"{name} looks like a binary file (it contains NUL bytes); for UTF-16 "
+            "without a byte-order mark, pass --encoding utf-16-le (or utf-16-be)"
+        )
+
+
 def warn_on_stderr(message: str) -> None:
     print(f"streamblocks: warning: {message}", file=sys.stderr, flush=True)
 
 
-class ByteReader:
-    """An open input: its first bytes (``head``, for sniffing) and the rest, read live."""
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # (before UTF-16's: it begins with the same bytes)
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
 
-    def __init__(self, handle: IO[bytes], name: str) -> None:
+
+def wide_encoding(first: bytes, encoding: str) -> str | None:
+    """The UTF-16 or UTF-32 encoding of an input that starts with ``first`` (its byte-order
+    mark, or ``encoding`` when it names one of them), else ``None``."""
+    for bom, found in _BOMS:
+        if first.startswith(bom):
+            return found
+    name = codecs.lookup(encoding).name
+    return name if name.startswith(("utf-16", "utf-32")) else None
+
+
+def first_bytes(chunks: Iterator[bytes]) -> bytes:
+    """At least the first four bytes of ``chunks`` (all of them when fewer), which say
+    whether it is UTF-16 or UTF-32 (a pipe may give fewer at once)."""
+    first = b""
+    for data in chunks:
+        first += data
+        if len(first) >= 4:
+            break
+    return first
+
+
+def utf8_chunks(chunks: Iterator[bytes], encoding: str = "utf-8") -> Iterator[bytes]:
+    """``chunks`` as UTF-8: an input in UTF-16 or UTF-32 (a byte-order mark says so, as
+    Windows PowerShell 5's ``>`` writes, or ``encoding`` names it) is decoded as it
+    arrives and handed on as UTF-8 (what does not decode becomes U+FFFD); any other
+    input is handed on as it is."""
+    first = first_bytes(chunks)
+    wide = wide_encoding(first, encoding)
+    if wide is None:
+        if first:
+            yield first
+        yield from chunks
+        return
+    decoder = codecs.getincrementaldecoder(wide)(errors="replace")
+    for data in itertools.chain((first,), chunks):
+        text = decoder.decode(data)
+        if text:
+            yield text.encode("utf-8")
+    tail = decoder.decode(b"", final=True)
+    if tail:
+        yield tail.encode("utf-8")
+
+
+class ByteReader:
+    """An open input: its first bytes (``head``, for sniffing) and the rest, read live.
+    A UTF-16 or UTF-32 input is read as UTF-8 (:func:`utf8_chunks`); ``encoding`` is
+    then what decodes the bytes handed out."""
+
+    def __init__(self, handle: IO[bytes], name: str, encoding: str = "utf-8") -> None:
         self.handle = handle
         self.name = name
         self.position = 0
         """Bytes handed out so far."""
         self._read = getattr(handle, "read1", handle.read)
+        self.encoding = encoding
+        raw = self._raw()
+        first = first_bytes(raw)
+        if wide_encoding(first, encoding) is not None:
+            self.encoding = "utf-8"  # (what utf8_chunks hands out)
+        self._chunks = utf8_chunks(itertools.chain((first,), raw), encoding)
         self.head = self._sniff_head()
-        if b"\x00" in self.head:
-            raise CLIError(f"{name} looks like a binary file (it contains NUL bytes)")
+        refuse_binary(self.head, name)
+
+    def _raw(self) -> Iterator[bytes]:
+        while True:
+            data = self._read(READ_SIZE)
+            if not data:
+                return
+            yield data
 
     def _sniff_head(self) -> bytes:
         """Read until the first non-blank line is complete (and the next one when it is a
         lone ``[``), the input ends, or ``SNIFF_LIMIT`` bytes: no more than sniffing needs."""
         head = b""
         while len(head) < SNIFF_LIMIT and not _enough(head):
-            data = self._read(SNIFF_LIMIT - len(head))
+            data = next(self._chunks, b"")
             if not data:
                 break
             head += data
@@ -60,10 +139,7 @@ class ByteReader:
             head, self.head = self.head, b""
             self.position += len(head)
             yield head
-        while True:
-            data = self._read(READ_SIZE)
-            if not data:
-                return
+        for data in self._chunks:
             self.position += len(data)
             yield data
 
@@ -124,9 +200,9 @@ class Decoder:
             )
 
 
-def decoded(reader: ByteReader, decoder: Decoder) -> Iterator[str]:
-    """The input's text, piece by piece as it arrives."""
-    for data in reader.chunks():
+def decoded(chunks: Iterable[bytes], decoder: Decoder) -> Iterator[str]:
+    """The input's text, piece by piece as its bytes arrive."""
+    for data in chunks:
         text = decoder.decode(data)
         if text:
             yield text
@@ -161,4 +237,13 @@ def lines(texts: Iterator[str], limit: int | None = None) -> Iterator[str | None
         yield None if held < 0 else "".join(parts)
 
 
-__all__ = ["ByteReader", "Decoder", "Warn", "decoded", "lines", "warn_on_stderr"]
+__all__ = [
+    "BinaryInput",
+    "ByteReader",
+    "Decoder",
+    "Warn",
+    "decoded",
+    "lines",
+    "refuse_binary",
+    "warn_on_stderr",
+]

@@ -1,10 +1,13 @@
-"""Reading what ``streamblocks view`` shows: a file or a pipe, as it arrives.
+"""Reading a run live, as ``streamblocks view`` shows it: a file or a pipe, as it arrives.
 
-``streamblocks extract`` reads its input through :mod:`streamblocks.cli.inputs`, which
-sniffs a whole 8 KB head before the first event and stops at the first malformed line.
-A live page needs the opposite on both counts: every line handed on the moment its
-newline arrives (``os.read`` returns what the pipe holds), and a bad line reported as a
-warning row while the rest goes on. So this module is the viewer's own small reader.
+``streamblocks extract`` opens its input through :mod:`.inputs`, which sniffs up to an
+8 KB head before the first event and stops at the first malformed line. A live page
+needs the opposite on both counts: every line handed on the moment its newline arrives
+(``os.read`` returns what the pipe holds), the format decided from the first line, and a
+bad line reported as a warning row while the rest goes on. The bytes are decoded, split
+into lines and refused when binary by :mod:`.reading`, as ``extract``'s are; an
+undecodable byte is a :class:`UnicodeWarning` naming its offset (the viewer shows it as
+a warning row).
 
 The items are text chunks (plain text with blocks), event dicts (NDJSON, an SSE body, a
 JSON array of events) or whole :class:`~streamblocks.content.Message` documents (a file
@@ -13,18 +16,20 @@ the viewer exported). Bad input becomes a :class:`BadInput` item, never an excep
 
 from __future__ import annotations
 
-import codecs
 import gc
 import json
 import os
 import re
 import select
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import IO, Any, NamedTuple, cast
 
 from ..sse import looks_like_sse, sse_messages
+from .reading import SNIFF_LIMIT, Decoder, lines, refuse_binary, utf8_chunks
+from .reading import decoded as decoded_with
 
 READ_SIZE = 65536
 MAX_PAUSE = 5.0
@@ -36,10 +41,6 @@ _DOCUMENT_START = re.compile(r'^(?:[\[{]\s*$|\{\s*"|\[\s*[\[{"])')
 """A first line that opens a pretty-printed JSON document: ``{`` or ``[`` alone, ``{"…``,
 ``[{…``. Other lines that start with a bracket (a markdown link, ``[TOOL_CALLS]``, a
 Llama call list, ``{`` and prose) are text."""
-
-
-class BinaryInput(ValueError):
-    """The input is not text (it has NUL bytes)."""
 
 
 class BadInput(NamedTuple):
@@ -126,40 +127,20 @@ def raw_chunks(handle: IO[bytes], waits: Waits | None = None) -> Iterator[bytes]
         yield data
 
 
+def _warn(message: str) -> None:
+    warnings.warn(message, UnicodeWarning, stacklevel=2)
+
+
 def decoded(chunks: Iterator[bytes]) -> Iterator[str]:
-    """UTF-8 text; an undecodable byte becomes U+FFFD rather than stopping the page."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    """UTF-8 text without its byte-order mark; an undecodable byte becomes U+FFFD (and a
+    warning) rather than stopping the page."""
     first = True
-    for data in chunks:
-        text = decoder.decode(data)
-        if first and text:
+    for text in decoded_with(chunks, Decoder("utf-8", "the input", _warn)):
+        if first:
             text, first = text.lstrip("\ufeff"), False
-        if text:
-            yield text
-    tail = decoder.decode(b"", final=True)
-    if tail:
-        yield tail
-
-
-def lines(texts: Iterator[str]) -> Iterator[str]:
-    """Complete lines (without their newline), each as soon as its newline arrives."""
-    held: list[str] = []  # the start of a line, from the chunks before
-    for text in texts:
-        if "\n" not in text:
-            if text:
-                held.append(text)
-            continue
-        found = text.split("\n")
-        if held:
-            held.append(found[0])
-            found[0] = "".join(held)
-            held = []
-        rest = found.pop()
-        if rest:
-            held.append(rest)
-        yield from found
-    if held:
-        yield "".join(held)
+            if not text:
+                continue
+        yield text
 
 
 def is_message(value: Any) -> bool:
@@ -259,7 +240,7 @@ def _structured(first: str, texts: Iterator[str], sse: bool) -> Iterator[Any]:
         return
     scan = _scan
     for number, line in enumerate(lines(texts), 1):
-        line = line.strip()
+        line = line.strip() if line is not None else ""
         if not line:
             continue
         if line[0] == "{":  # an event a line, the common case: read here as json.loads reads it
@@ -377,20 +358,23 @@ def paced(
 
 
 def not_binary(chunks: Iterator[bytes]) -> Iterator[bytes]:
-    """``chunks``, refused with :class:`BinaryInput` when the first has a NUL byte (as
-    ``extract`` refuses a binary file)."""
+    """``chunks``, refused with :class:`~.reading.BinaryInput` when the first has a NUL
+    byte (as ``extract`` refuses a binary file)."""
     first = True
     for data in chunks:
-        if first and b"\x00" in data[:8192]:
-            raise BinaryInput("the input looks like a binary file (it contains NUL bytes)")
+        if first:
+            refuse_binary(data[:SNIFF_LIMIT], "the input")
         first = False
         yield data
 
 
-def read(handle: IO[bytes], *, text: bool = False, speed: float | None = None) -> Items:
+def read(
+    handle: IO[bytes], *, text: bool = False, speed: float | None = None, encoding: str = "utf-8"
+) -> Items:
     """The items of an input: its format sniffed (or plain ``text``), and replayed at
-    ``speed`` × its own pace when a speed is given."""
+    ``speed`` × its own pace when a speed is given. UTF-16 and UTF-32 (a byte-order
+    mark, or ``encoding``) are read as ``extract`` reads them."""
     waits = Waits()
-    texts = decoded(not_binary(raw_chunks(handle, waits)))
+    texts = decoded(not_binary(utf8_chunks(raw_chunks(handle, waits), encoding)))
     found: Iterator[Any] = iter(texts) if text else items(texts)
     return Items(found if speed is None else paced(found, speed, waits=waits), waits)

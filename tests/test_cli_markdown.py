@@ -1,0 +1,122 @@
+"""``streamblocks extract RUN --markdown [--redact]``: a run as a Markdown transcript.
+
+Every transcript is parsed back with a CommonMark parser (markdown-it-py): what the run
+holds must come out of its fences exactly, so a reader sees it as written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from adapters.transcripts import claude_tool_run, codex_run, jsonl
+from streamblocks import (
+    Block,
+    BlockEnd,
+    BlockStart,
+    Counts,
+    StopReason,
+    StreamFinished,
+    StreamStarted,
+    TextDelta,
+)
+from streamblocks.cli import main
+from streamblocks.cli.markdown import fenced, transcript
+from view import fixtures
+
+PARSER = MarkdownIt("commonmark")
+
+
+def _fences(markdown: str) -> list[tuple[str, str]]:
+    """``(info, content)`` of every fence, at any depth of quotes."""
+    return [(t.info, t.content) for t in PARSER.parse(markdown) if t.type == "fence"]
+
+
+def _extract(tmp_path: Path, name: str, text: str, *args: str, capsys: Any) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    assert main(["extract", str(path), "--markdown", *args]) == 0
+    return str(capsys.readouterr().out)
+
+
+def test_a_claude_run_as_turns_calls_results_and_usage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    markdown = _extract(tmp_path, "claude.jsonl", jsonl(claude_tool_run()), capsys=capsys)
+    tokens = PARSER.parse(markdown)
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings[0] == "claude.jsonl" and headings[1] == "Turn 1" and headings[-1] == "Usage"
+    fences = _fences(markdown)
+    assert ("json", '{\n  "file_path": "/repo/calc.py"\n}\n') in fences  # a call's arguments
+    assert any(info == "text" and "return a - b" in content for info, content in fences)
+    thinking = [t for t in tokens if t.type == "blockquote_open"]
+    assert thinking  # thinking as a quote
+    assert "| input tokens | 120 |" in markdown and "| stop reason | end_turn |" in markdown
+
+
+def test_a_codex_run_shows_its_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    markdown = _extract(tmp_path, "codex.jsonl", jsonl(codex_run()), capsys=capsys)
+    assert any(
+        info == "console" and content.startswith("$ ") for info, content in _fences(markdown)
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="`ab\n~ ", max_size=40))
+def test_a_fence_holds_any_text_exactly(text: str) -> None:
+    (found,) = _fences(fenced(text, "text"))
+    assert found == ("text", text if text.endswith("\n") or not text else text + "\n")
+
+
+def test_results_with_backtick_fences_inside_stay_in_their_fence() -> None:
+    result = "````\n```python\nx = 1\n```\n````\n"
+    block = Block("r1", "tool_result", "native", None, result, {"tool_call_id": "c1"})
+    events = [
+        StreamStarted("s"),
+        BlockStart("r1", "tool_result", "native", {"tool_call_id": "c1"}),
+        BlockEnd(block),
+        TextDelta("after\n"),
+        StreamFinished(StopReason.end_turn, None, Counts(0, 1, 0)),
+    ]
+    markdown = transcript(events, "run")
+    assert ("text", result) in _fences(markdown)
+    assert "`````text\n" in markdown
+
+
+def test_sub_agents_are_nested_under_their_call() -> None:
+    markdown = transcript(fixtures.subagent_events(), "agents")
+    tokens = PARSER.parse(markdown)
+    depth, depths = 0, {}
+    for token in tokens:
+        depth += {"blockquote_open": 1, "blockquote_close": -1}.get(token.type, 0)
+        if token.type == "inline":
+            depths[token.content] = depth
+    assert depths["I'll delegate the search."] == 0
+    assert depths["SUBAGENT TEXT: reading calc.py"] == 1
+    assert depths["NESTED TEXT: running grep"] == 2
+    assert depths["Done: add() subtracts."] == 0
+    fences = _fences(markdown)
+    assert ("text", "grep: tests/: No such file\n") in fences  # the nested error result
+    assert "**Result** (error)" in markdown
+
+
+def test_redact_masks_the_transcript_and_says_what(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "Use OPENAI_API_KEY=sk-proj-4f9Qx2LmN8vR1tZ6wY3bC7dE0hJ5kP9sA2uF in /home/ana/app\n"
+    markdown = _extract(tmp_path, "reply.md", text, "--redact", capsys=capsys)
+    assert "sk-proj" not in markdown and "/home/ana" not in markdown
+    assert "OPENAI_API_KEY=[REDACTED secret] in ~/app" in markdown
+    assert markdown.rstrip().endswith("*Redacted: 1 secret, 1 home directory.*")
+
+
+def test_redact_alone_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("x\n")
+    assert main(["extract", str(path), "--redact"]) == 2
+    assert "--markdown" in capsys.readouterr().err
