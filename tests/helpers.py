@@ -9,10 +9,13 @@ from streamblocks import (
     BlockEnd,
     BlockError,
     StreamBlockProcessor,
+    StreamStarted,
     TextDelta,
 )
 from streamblocks.testing import conserved, normalise, split_random
 from streamblocks.testing import run_chunks as run
+from streamblocks.testing.differential import FAST_PATHS
+from streamblocks.testing.differential import feeds as differential_feeds
 
 
 def split_every(text: str, size: int) -> list[str]:
@@ -49,3 +52,14 @@ def assert_invariant(processor: StreamBlockProcessor, text: str) -> list[Any]:
         got = normalise(run(processor, chunks))
         assert got == reference, f"chunking {chunks!r} differs"
     return reference
+
+
+def fast_feeds(
+    processor: StreamBlockProcessor, chunks: list[str], *, whole: bool = True, lean: bool = True
+) -> list[list[Any]]:
+    """The events of each ``feed`` and of ``close`` (``streamblocks.testing.differential``),
+    with the whole-block paths (``whole``: blocks, closing lines, code spans, readers'
+    shortcuts) and the lean steps (``lean``) each on or off; ``STREAM_STARTED`` left out."""
+    paths = [p for p in FAST_PATHS if (p == "lean" and lean) or (p != "lean" and whole)]
+    feeds = differential_feeds(processor, chunks, paths=paths)
+    return [[e for e in feed.events if not isinstance(e, StreamStarted)] for feed in feeds]

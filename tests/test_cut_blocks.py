@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import fast_feeds as feeds
 from streamblocks import DelimiterPreambleSyntax, StreamBlockProcessor
 from streamblocks.core.events import BlockDelta, StreamStarted
 from streamblocks.syntaxes.frontmatter import DelimiterFrontmatterSyntax
 from streamblocks.syntaxes.markdown import MarkdownFrontmatterSyntax
 from streamblocks.testing import normalise, run_chunks
-from test_whole_blocks import feeds
 from test_whole_readers import DOCUMENTS, PROCESSORS
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,13 +2,13 @@
 chunk is tested for the one or two characters inline openers begin with before it is
 searched, and a line start that a marker may begin is held without the full step (after
 a newline in the chunk, or at the chunk's start). They decide what the full step
-decides: the same events, in the same feeds, at every chunking, as a session that takes
-the full step for every chunk; and they do take those chunks."""
+decides (``test_differential`` compares them with the reference on ``TEXTS``), and they
+do take those chunks."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import streamblocks
@@ -24,9 +24,9 @@ from streamblocks import (
 )
 from streamblocks.core.lean import opener_stops
 from streamblocks.core.session import Session
-from streamblocks.testing.invariants import split_random
-from test_markup_lean import feeds
-from test_properties import DOCUMENTS, PROCESSOR, SMALL_LIMITS
+from streamblocks.testing.differential import FAST_PATHS
+from test_markup_lean import WITHOUT_LEAN, feeds
+from test_properties import PROCESSOR, SMALL_LIMITS
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -81,19 +81,6 @@ PROSE = st.sampled_from(["the text ", "a\nb", "say <", "x`y", "é 東 🙂 ", "t
 TEXTS = st.lists(st.one_of(LINE_STARTS, PROSE), max_size=14).map("".join)
 
 
-def same_feeds(processor: StreamBlockProcessor, text: str, seed: int) -> None:
-    chunkings = [[text[i : i + size] for i in range(0, len(text), size)] for size in range(1, 9)]
-    chunkings.append(split_random(text, seed, 6))
-    for chunks in chunkings:
-        assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
-
-
-@SETTINGS
-@given(st.one_of(TEXTS, DOCUMENTS), st.integers(0, 10_000), st.integers(0, len(PROCESSORS) - 1))
-def test_lean_visible_steps_match_the_full_step(text: str, seed: int, which: int) -> None:
-    same_feeds(PROCESSORS[which], text, seed)
-
-
 def test_the_characters_openers_begin_with() -> None:
     def search(text: str, pos: int = 0) -> None:
         return None
@@ -146,7 +133,7 @@ def test_a_syntax_raising_on_a_held_line_breaks_the_session_as_the_full_step_doe
     processor = StreamBlockProcessor(registry, input_adapter=None)
     for lean in (True, False):
         session = processor.session()
-        session._scan.lean = lean
+        session.use(FAST_PATHS if lean else WITHOUT_LEAN)
         session.feed("text")
         with pytest.raises(RuntimeError):
             for chunk in ("\n!!b", "oom"):

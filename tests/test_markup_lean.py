@@ -1,6 +1,7 @@
-"""The lean steps of model markup (a region's bulk steps: thinking, a call's body) decide
-exactly what the full step decides: the same events, split into the same feeds, at every
-chunking, as a session that takes the full step for every chunk."""
+"""The lean steps of model markup (a region's bulk steps: thinking, a call's body): which
+chunks take them, and what they keep in their books (``test_differential`` compares them
+with the reference reading, feed by feed, for every family and every reply of
+``markup_cases``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import streamblocks
+from helpers import fast_feeds as feeds
 from markup_cases import CASES
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor
 from streamblocks.core import lean_regions as lean_steps
@@ -22,24 +24,15 @@ from streamblocks.markup import FAMILIES, Markup
 from streamblocks.markup.formats import GRAMMARS
 from streamblocks.markup.grammar import KEYED_ARGUMENTS, KEYED_NEEDS, CallFormat
 from streamblocks.markup.syntax import MarkupRegion
+from streamblocks.testing.differential import FAST_PATHS
 from streamblocks.testing.invariants import split_random
-from test_markup_properties import COMMON, FRAGMENTS, registry
+from test_markup_properties import COMMON, FRAGMENTS
+
+WITHOUT_LEAN = tuple(path for path in FAST_PATHS if path != "lean")
 
 # Prose as thinking and call heads carry it: words, blanks of every kind at a chunk's end
 # (held: thinking's text is stripped), and long stretches with no marker character.
 WORDS = ["We weigh ", "the gaps", ".\n", " \t", "\u2003", "x" * 9, "get_weather", ", "]
-
-
-def feeds(processor: StreamBlockProcessor, chunks: list[str], *, lean: bool) -> list[list[object]]:
-    """The events of each ``feed`` (and of ``close``), the stream's id left out, each
-    delta with its ``partial`` (read on every delta)."""
-    session = processor.session()
-    session._scan.lean = lean  # (False: every chunk takes the full step)
-    out = [session.feed(chunk) for chunk in chunks] + [session.close()]
-    return [
-        [(e, e.partial) if isinstance(e, BlockDelta) else e for e in events]
-        for events in [[e for e in events if not isinstance(e, StreamStarted)] for events in out]
-    ]
 
 
 def same_feeds(processor: StreamBlockProcessor, text: str, seed: int) -> None:
@@ -47,22 +40,6 @@ def same_feeds(processor: StreamBlockProcessor, text: str, seed: int) -> None:
         assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
     chunks = split_random(text, seed, 6)
     assert feeds(processor, chunks, lean=True) == feeds(processor, chunks, lean=False)
-
-
-@pytest.mark.parametrize("family", FAMILIES)
-def test_lean_steps_match_the_full_step(family: str) -> None:
-    pieces = FRAGMENTS[family] + COMMON + WORDS
-    processor = StreamBlockProcessor(registry(False), markup=Markup(family))
-
-    @settings(max_examples=200, deadline=None)
-    @given(
-        text=st.lists(st.sampled_from(pieces), max_size=24).map("".join),
-        seed=st.integers(0, 999),
-    )
-    def check(text: str, seed: int) -> None:
-        same_feeds(processor, text, seed)
-
-    check()
 
 
 ARGUMENTS = {
@@ -91,15 +68,6 @@ def test_a_long_call_body_streams_the_same_lean(text: str) -> None:
     deltas = [e[0] for e in lean if isinstance(e, tuple) and isinstance(e[0], BlockDelta)]
     streamed = "".join(d.text for d in deltas if d.block_type == "tool_call")
     assert json.loads(streamed)["content"] == ARGUMENTS["content"]
-
-
-@pytest.mark.parametrize(("family", "source"), [(family, source) for family, source, _ in CASES])
-def test_every_family_reads_its_replies_the_same_lean(family: str, source: str) -> None:
-    processor = StreamBlockProcessor(BlockRegistry(), markup=Markup(family))
-    padded = source.replace("\n", " and so on, at length \n")  # (longer thinking and text)
-    for seed in range(3):
-        same_feeds(processor, source, seed)
-        same_feeds(processor, padded, seed)
 
 
 @pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
@@ -206,7 +174,7 @@ def test_thinking_taken_by_the_session_keeps_its_books(
 
     def run(lean: bool, read: bool) -> tuple[list[object], list[int]]:
         session = processor.session()
-        session._scan.lean = lean
+        session.use(FAST_PATHS if lean else WITHOUT_LEAN)
         events: list[object] = []
         counts = []
         for chunk in chunks:

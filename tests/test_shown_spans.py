@@ -1,20 +1,17 @@
 """An inline code span closed in hand is visible text read at once
 (``InlineSyntax.read_shown``), with no region and no reader: the same feeds as the
-reader at every chunking (``test_whole_blocks`` compares the two on generated XML
-documents; these pin the parts)."""
+reader at every chunking (``test_differential`` compares the two on ``SPANS`` and
+generated XML documents; these pin the parts)."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import split_random
 from streamblocks import BlockRegistry, Limits, StreamBlockProcessor, TextDelta, XMLTagSyntax
 from streamblocks.core import region
 from streamblocks.core.registry import TypeTable
 from streamblocks.core.syntax import InlineReader
-from test_whole_blocks import feeds
 
 SPANS = st.lists(
     st.sampled_from(["`", "``", "```", "a", " ", "\n", "<cite>", "x</cite>", "<b>", "!!b1:note\n"]),
@@ -30,14 +27,6 @@ def processor(limits: Limits | None = None) -> StreamBlockProcessor:
 
 
 PROCESSORS = [processor(), processor(Limits(max_marker_chars=16, max_block_chars=16))]
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(SPANS, st.integers(0, 10_000), st.integers(0, len(PROCESSORS) - 1))
-def test_a_code_span_read_at_once_as_its_reader_reads_it(text: str, seed: int, which: int) -> None:
-    proc = PROCESSORS[which]
-    for chunks in ([text], split_random(text, seed, 5), list(text)):
-        assert feeds(proc, chunks, whole=True) == feeds(proc, chunks, whole=False)
 
 
 @pytest.mark.parametrize(

@@ -1,67 +1,12 @@
-"""A block whose closing line is in the chunk is read at once (``core/whole.py``), and
-the lean steps take the bulk of the rest: the same events, split into the same feeds,
-as the line step reading it all line by line, at every chunking, under tight limits,
-and across a snapshot."""
+"""A block whose closing line is in the chunk is read at once (``core/whole.py``): the
+parts pinned here; ``test_differential`` compares it with the line step (``reference=True``)
+feed by feed on these documents (``SHOWN_DOCUMENTS``) and the others."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import split_random
-from streamblocks import StreamBlockProcessor
-from streamblocks.core.events import BlockDelta, StreamStarted
-from test_properties import DOCUMENTS, PROCESSOR, SMALL_LIMITS
-from test_xml_properties import PROCESSORS, texts
-
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def feeds(
-    processor: StreamBlockProcessor, chunks: list[str], *, whole: bool, lean: bool = True
-) -> list[list[object]]:
-    """The events of each ``feed`` and of ``close``, each delta with its ``partial``."""
-    session = processor.session()
-    session._scan.whole = whole
-    session._scan.lean = lean
-    if not whole:  # (nor a code span read at once: its reader reads it)
-        session._scan.shown_spans = {}
-    out = [session.feed(chunk) for chunk in chunks] + [session.close()]
-    return [
-        [
-            (e, e.partial) if isinstance(e, BlockDelta) else e
-            for e in events
-            if not isinstance(e, StreamStarted)
-        ]
-        for events in out
-    ]
-
-
-def same_feeds(processor: StreamBlockProcessor, text: str, seed: int) -> None:
-    """Whole blocks and the lean steps, each on or off, against the line step alone."""
-    chunkings = [[text], split_random(text, seed, 6), split_random(text, seed, 40), list(text)]
-    for chunks in chunkings:
-        line_step = feeds(processor, chunks, whole=False, lean=False)
-        for whole, lean in ((True, True), (True, False), (False, True)):
-            assert feeds(processor, chunks, whole=whole, lean=lean) == line_step
-
-
-@SETTINGS
-@given(DOCUMENTS, st.integers(0, 10_000))
-def test_line_blocks_read_whole_as_line_by_line(text: str, seed: int) -> None:
-    same_feeds(PROCESSOR, text, seed)
-
-
-@SETTINGS
-@given(DOCUMENTS, st.integers(0, 10_000))
-def test_the_same_under_tight_limits(text: str, seed: int) -> None:
-    same_feeds(SMALL_LIMITS, text, seed)
-
-
-@SETTINGS
-@given(texts, st.integers(0, 10_000), st.integers(0, len(PROCESSORS) - 1))
-def test_the_same_among_inline_blocks(text: str, seed: int, which: int) -> None:
-    same_feeds(PROCESSORS[which], text, seed)
+from test_properties import DOCUMENTS, PROCESSOR
 
 
 def test_a_whole_block_is_one_delta_and_closes_in_its_feed() -> None:
@@ -81,27 +26,6 @@ def test_a_whole_block_is_one_delta_and_closes_in_its_feed() -> None:
     assert end.raw == "!!b1:note\nline one\n!!not the end\nline two\n!!end  \n"
     assert (end.start, end.end) == (4, 4 + len(end.raw))
     assert end.content == "line one\n!!not the end\nline two\n"
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(DOCUMENTS, st.integers(0, 10_000))
-def test_a_snapshot_between_feeds_resumes_the_same(text: str, seed: int) -> None:
-    chunks = split_random(text, seed, 6)
-    expected = feeds(PROCESSOR, chunks, whole=False)
-    half = len(chunks) // 2
-    session = PROCESSOR.session()
-    out = [session.feed(chunk) for chunk in chunks[:half]]
-    resumed = PROCESSOR.restore(session.snapshot())
-    out += [resumed.feed(chunk) for chunk in chunks[half:]] + [resumed.close()]
-    got = [
-        [
-            (e, e.partial) if isinstance(e, BlockDelta) else e
-            for e in events
-            if not isinstance(e, StreamStarted)
-        ]
-        for events in out
-    ]
-    assert got == expected
 
 
 SHOWN_LINES = st.sampled_from(
@@ -136,13 +60,6 @@ def shown_fences(draw: st.DrawFn) -> str:
 
 
 SHOWN_DOCUMENTS = st.lists(st.one_of(DOCUMENTS, shown_fences()), max_size=5).map("".join)
-
-
-@SETTINGS
-@given(SHOWN_DOCUMENTS, st.integers(0, 10_000))
-def test_a_shown_fence_read_whole_as_line_by_line(text: str, seed: int) -> None:
-    same_feeds(PROCESSOR, text, seed)
-    same_feeds(SMALL_LIMITS, text, seed)
 
 
 def test_a_shown_fence_in_hand_is_read_without_its_lines(monkeypatch: object) -> None:

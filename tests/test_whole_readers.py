@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
+from helpers import fast_feeds as feeds
 from streamblocks import (
     BlockRegistry,
     DelimiterPreambleSyntax,
@@ -32,7 +33,6 @@ from streamblocks.syntaxes.frontmatter import _FrontmatterBlock
 from streamblocks.syntaxes.markdown import _FenceBlock
 from streamblocks.syntaxes.preamble import _PreambleBlock
 from test_long_and_short_chunks import processor as notes_tasks_and_code
-from test_whole_blocks import feeds, same_feeds
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -144,12 +144,6 @@ PROSE = st.sampled_from(["say ", "a\n", "prose !!b1:note\n", "\n", "<x> y\n", "\
 DOCUMENTS = st.lists(st.one_of(PROSE, LINES, preamble(), frontmatter(), fence()), max_size=6).map(
     "".join
 )
-
-
-@SETTINGS
-@given(DOCUMENTS, st.integers(0, 10_000), st.integers(0, len(PROCESSORS) - 1))
-def test_a_block_read_whole_by_its_syntax_as_line_by_line(text: str, seed: int, which: int) -> None:
-    same_feeds(PROCESSORS[which], text, seed)
 
 
 @pytest.mark.parametrize(

@@ -103,6 +103,7 @@ class AbortingSession(Session):
         limits: Limits,
         input_adapter: InputAdapter | str | None,
         transforms: Sequence[DeltaTransform] = (),
+        reference: bool = False,
         policy: AbortPolicy,
     ) -> None:
         super().__init__(
@@ -111,6 +112,7 @@ class AbortingSession(Session):
             limits=limits,
             input_adapter=input_adapter,
             transforms=transforms,
+            reference=reference,
         )
         self._policy = policy
 

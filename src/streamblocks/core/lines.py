@@ -65,7 +65,7 @@ def decide(sc: Scanner, line: str, complete: bool) -> None:
         # (a partial line's trailing "\r" may be the start of its "\r\n")
         _decide_long(sc, line, body, complete)
         return
-    sc.examined += len(body)
+    sc.examined += len(line)
     parser = sc.parser
     if parser is None:
         verdict = _open(sc, line, body, complete, 0)
@@ -87,12 +87,12 @@ def decide(sc: Scanner, line: str, complete: bool) -> None:
 
 def undecided(sc: Scanner, line: str) -> bool:
     """Whether ``line``, the partial line held at a line start outside blocks, may
-    still open a block (counted as :func:`decide` counts it; what a syntax answers
-    about a partial line changes nothing)."""
-    if len(line) > sc.max_marker:
+    still open a block (counted as :func:`decide` counts it, when it may: else
+    :func:`decide` reads it; what a syntax answers about a partial line changes nothing)."""
+    if len(line) > sc.max_marker or _open(sc, line, line, False, 0) is not PENDING:
         return False
     sc.examined += len(line)
-    return _open(sc, line, line, False, 0) is PENDING
+    return True
 
 
 def _decide_long(sc: Scanner, line: str, body: str, complete: bool) -> None:
@@ -100,7 +100,7 @@ def _decide_long(sc: Scanner, line: str, body: str, complete: bool) -> None:
     ``max_marker_chars + 1`` characters would be when they arrive alone, so the
     outcome does not depend on how the line was chunked."""
     head = body[: sc.max_marker + 1]
-    sc.examined += len(head)
+    sc.examined += len(line)
     parser = sc.parser
     if parser is None:
         if _open(sc, line, head, False, 0) is PENDING:
@@ -271,6 +271,7 @@ def _overflow(sc: Scanner, block: OpenBlock, rest: str) -> None:
         sc.visible(head, head.endswith("\n"))
     sc.line = "" if head.endswith("\n") else None
     if tail:
+        sc.examined -= len(tail)  # (counted when it was read: read again, not counted)
         sc.run(tail)
 
 

@@ -50,6 +50,7 @@ class StreamBlockProcessor:
     order, to every stream's events after block extraction (a transform with
     ``for_stream()`` gets a fresh instance per stream). ``abort_on`` (error codes and/or
     predicates on events) ends a stream early: see :mod:`streamblocks.core.abort`.
+    ``reference=True`` turns every fast path off (:mod:`streamblocks.testing.differential`).
 
     The processor holds no per-stream state: use it for any number of streams, one
     after another or concurrently.
@@ -68,6 +69,7 @@ class StreamBlockProcessor:
         transforms: Sequence[DeltaTransform] = (),
         abort_on: AbortSpec = None,
         markup: Any = None,
+        reference: bool = False,
     ) -> None:
         # (``| Any`` above: the compiled build would reject a wrong type with its own
         # TypeError before these checks could name the mistake)
@@ -95,6 +97,7 @@ class StreamBlockProcessor:
         compose_transforms(*self.transforms)  # checks that each one is a transform
         self.abort_on = abort_on
         self.abort_policy = AbortPolicy.parse(abort_on)
+        self.reference = reference
         # -- model markup (streamblocks.markup builds on core: the face resolves it)
         self.markup = resolve_markup(markup)
         self._auto = self.markup is not None and self.markup.auto
@@ -139,6 +142,7 @@ class StreamBlockProcessor:
                 limits=self.limits,
                 input_adapter=self.input_adapter,
                 transforms=self.transforms,
+                reference=self.reference,
                 policy=self.abort_policy,
             )
         return Session(
@@ -147,6 +151,7 @@ class StreamBlockProcessor:
             limits=self.limits,
             input_adapter=self.input_adapter,
             transforms=self.transforms,
+            reference=self.reference,
         )
 
     def restore(self, snapshot: bytes) -> Session:
@@ -225,8 +230,7 @@ _END = object()
 
 class Events:
     """The events of one synchronous stream (what :meth:`~StreamBlockProcessor.process`
-    returns): its generator, closed when the consumer drops it — which a compiled
-    generator, unlike Python's, does not do by itself."""
+    returns): its generator, closed when the consumer drops it (a compiled one is not)."""
 
     def __init__(self, events: Generator[Any, None, None]) -> None:
         self._events = events

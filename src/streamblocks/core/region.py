@@ -77,7 +77,8 @@ class Region(InlineOut):
         """Hand ``text[i:]`` (as much as the limits allow) to the reader; returns the
         text and offset the scanner reads on from."""
         sc = self.sc
-        if self.blanks:
+        if self.blanks:  # (counted when held: read again, not counted)
+            sc.examined -= len(self.blanks)
             text, i, self.blanks = self.blanks + text[i:], 0, ""
         n = len(text)
         block = self.block
@@ -134,6 +135,7 @@ class Region(InlineOut):
         """The stream ended inside the region."""
         sc = self.sc
         if self.blanks:  # (shown to the reader first: the scanner reads them, then closes)
+            sc.examined -= len(self.blanks)  # (counted when held)
             sc.tail, self.blanks = self.blanks, ""
             return
         self.buf, self.cur = "", 0
@@ -309,6 +311,10 @@ class Region(InlineOut):
     @property
     def block_open(self) -> bool:
         return self.block is not None
+
+    @property
+    def reference(self) -> bool:
+        return self.sc.reference
 
     def stream(self, text: str) -> None:
         block = self.block

@@ -48,52 +48,15 @@ class Scanner:
     """One stream's reading state (see the module docstring)."""
 
     __slots__ = (
-        "all_openers",
-        "block",
-        "block_search",
-        "closing",
-        "content_stop",
-        "em",
-        "examined",
-        "fence_search",
-        "final",
-        "flow",
-        "inline",
-        "lean",
-        "lean_flow",
-        "lean_from",
-        "lean_limit",
-        "lean_path",
-        "limits",
-        "line",
-        "max_marker",
-        "mode",
-        "nl_lean",
+        "all_openers", "block", "block_search", "closing", "content_stop", "em", "examined",
+        "fence_search", "final", "flow", "inline", "lean", "lean_flow", "lean_from",
+        "lean_limit", "lean_ok", "lean_path", "limits", "line", "max_marker", "mode", "nl_lean",
         "nl_only",
-        "opener_also",
-        "opener_first",
-        "opener_held",
-        "openers",
-        "outside_search",
-        "outside_starts",
-        "outside_stop",
-        "parser",
-        "plan",
-        "prefilter",
-        "readers",
-        "region",
-        "room",
-        "scan_fences",
-        "searched",
-        "shown_spans",
-        "shown_stop",
-        "starts",
-        "tail",
-        "tail_span",
-        "tails",
-        "visible_stop",
-        "whole",
-    )
+        "opener_also", "opener_first", "opener_held", "openers", "outside_search",
+        "outside_starts", "outside_stop", "parser", "plan", "prefilter", "readers", "reference",
+        "region", "room", "scan_fences", "searched", "shown_spans", "shown_stop", "starts",
+        "tail", "tail_span", "tails", "to_closing", "visible_stop", "whole",
+    )  # fmt: skip
 
     def __init__(self, plan: SyntaxPlan, limits: Limits, emitter: Emitter) -> None:
         self.em = emitter
@@ -165,10 +128,14 @@ class Scanner:
         self.final = False
         self.examined = 0
         self.lean = False
+        self.lean_ok = True
         """Whether the session takes the lean steps at all (text in, no transforms)."""
         self.whole = True
-        """Whether a block whose closing line is in the text is read at once
-        (:mod:`.whole`); ``False`` only to compare with the line step."""
+        """Whether a block whose closing line is in the text is read at once (:mod:`.whole`)."""
+        self.to_closing = True
+        """Whether a block's content is read up to its closing line in one search."""
+        self.reference = False
+        """Whether inline readers take no shortcut (:attr:`.syntax.InlineOut.reference`)."""
         self.readers = whole.readers(plan)
         """The line syntaxes asked to read a whole block at a line start (``None``:
         no syntax can)."""
@@ -259,8 +226,10 @@ class Scanner:
 
     def visible(self, text: str, complete: bool) -> None:
         """``text`` (a decided line, or held text released) read as visible text;
-        ``complete``: it ends its line, so a line starts after it."""
+        ``complete``: it ends its line, so a line starts after it. (Counted once, when
+        the line was decided: reading it again for inline openers is not counted.)"""
         self.line, self.flow = NO_LINE, TEXT
+        self.examined -= len(text)
         self.run(text)
         if complete and self.region is None and self.line is None:
             self.line = ""
@@ -289,7 +258,7 @@ class Scanner:
         else:
             if parser is not self.searched:
                 self.prepare(parser)
-            if self.closing is not nothing and self.flow is CONTENT:
+            if self.closing is not nothing and self.flow is CONTENT and self.to_closing:
                 return self._to_closing(text, i, parser.marker_starts)
             found = self.block_search(text, i)
             end = n if found is None else found.start() + 1
@@ -309,13 +278,15 @@ class Scanner:
             at = found.start() + 1
             end = found.end()
             if end - at <= self.max_marker + 1:  # (a marker line's length bound)
-                self.examined += end - i
+                self.examined += at - i
                 block = self.block
                 if block is not None and at - i <= self.limits.max_block_chars - block.raw_len:
+                    self.examined += end - at
                     return close_at(self, block, text, i, at, end)  # (in one step)
                 self.line = ""
                 lines.to_block(self, text[i:at], CONTENT)
                 if block is not None and self.block is block:  # (not cut off by a limit)
+                    self.examined += end - at
                     lines.close_block(self, text[at:end])
                     return end
                 return at

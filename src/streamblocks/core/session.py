@@ -10,14 +10,14 @@ life cycle: ``feed`` after ``close``, a ``feed`` that raised, snapshots.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from ..adapters.protocols import InputAdapter
 from ..transforms import DeltaTransform, compose_transforms
-from . import lean, lean_regions
+from . import fast, lean, lean_regions
 from .emitter import Emitter
 from .errors import SessionClosedError
 from .events import (
@@ -76,6 +76,7 @@ class Session:
         limits: Limits,
         input_adapter: InputAdapter | str | None,
         transforms: Sequence[DeltaTransform] = (),
+        reference: bool = False,
     ) -> None:
         self.stream_id = stream_id
         self._plan = plan
@@ -87,10 +88,14 @@ class Session:
         self._aborted: str | None = None
         self._em = Emitter()
         self._scan = Scanner(plan, limits, self._em)
-        self._scan.lean = self._identity and not transforms
         self._provider = ProviderEvents(self._em, limits, self._consume, input_adapter)
         self._transforms = tuple(transforms)
+        self.use(() if reference else fast.FAST_PATHS)
         self._chain = compose_transforms(*transforms).for_stream() if transforms else None
+
+    def use(self, paths: Collection[str]) -> None:
+        """Take only the fast paths named in ``paths`` (:data:`.fast.FAST_PATHS`)."""
+        fast.use(self._scan, paths, lean=self._identity and not self._transforms)
 
     # ------------------------------------------------------------------ public API
 
@@ -239,8 +244,7 @@ class Session:
         return self._feed(chunk)
 
     def _feed(self, chunk: Any) -> list[Event]:
-        """``feed`` through the full machinery; it leaves the scanner settled for the
-        next chunk's lean step."""
+        """``feed`` through the full machinery, leaving the scanner settled (lean)."""
         scan = self._scan
         lean.count_lean(scan)
         if self._closed:
@@ -257,6 +261,8 @@ class Session:
         out = em.out = []
         if not self._started:
             self._begin()
+        if not self._identity and provider._adapter is None and chunk.__class__ is str:
+            self._identity = fast.settle_text(scan, provider, chunk, bool(self._transforms))
         if not self._identity or chunk.__class__ is not str:
             provider._feed_event(chunk)
             if provider._ended:
@@ -325,15 +331,13 @@ class Session:
 
     @property
     def broken(self) -> bool:
-        """A ``feed`` (or ``close``) call raised part-way: the session's state is not
-        trusted any more. ``feed`` raises :class:`SessionClosedError`; :meth:`close`
-        emits only ``STREAM_FINISHED`` with ``stop_reason=error``."""
+        """A ``feed`` (or ``close``) call raised part-way, so the state is not trusted: ``feed``
+        raises :class:`SessionClosedError`, :meth:`close` emits only ``STREAM_FINISHED``."""
         return self._busy
 
     @property
     def examined(self) -> int:
-        """Characters the scanner has looked at so far (searched, handed to a syntax,
-        offered as a line): a counter for checking that the work is linear."""
+        """Characters read, and read again when held (:mod:`streamblocks.testing.differential`)."""
         lean.count_lean(self._scan)
         return self._scan.examined
 

@@ -76,31 +76,26 @@ Limits. The scanner passes at most as many characters as the region may still ta
 (``stop`` may be short of the text's end): while no block is open, marker and pending
 characters together are bounded by ``max_marker_chars`` (beyond it: one
 ``MARKER_TOO_LARGE`` error with the first ``max_marker_chars`` characters as ``raw``);
-while a block is open, its ``raw`` plus pending characters by ``max_block_chars``
-(beyond it: ``TOO_LARGE``, as for line blocks). The region is then dropped (the reader
-is not called again) and the text after the cut is scanned again as visible text. A
-reader therefore never needs to check a limit itself, and the outcome does not depend
-on the chunking.
+while a block is open, its ``raw`` plus pending characters by ``max_block_chars`` (beyond
+it: ``TOO_LARGE``). The region is then dropped (its reader not called again) and the text
+after the cut scanned again as visible text: a reader never checks a limit itself.
 
 End of stream. :meth:`InlineReader.close` is called on an open region with the
 stream's stop reason (``None`` when the provider gave none). It attributes what it
 still holds and closes or fails its block as its format says (unclosed thinking is
 thinking; an unclosed call is an error, except where the format ends calls with a stop
-token servers cut). A block it leaves open becomes ``UNCLOSED``; pending characters are
-scanned again as visible text.
+token servers cut). A block it leaves open is ``UNCLOSED``; pending text is read again.
 
 A region may begin with the stream: :meth:`InlineSyntax.initial` returns a reader for
 a region that is open at offset 0 (the chat template opened thinking in the prompt, so
 the reply starts inside it), fed from the first character with an empty opener; its
 first ``read`` comes when the stream starts, with no text (``start == stop``), so it
-can open its block before any text arrives. Such a
-reader may answer ``NOT_MINE`` at once when the text does not begin its format (a reply
-that starts with a bare JSON call only in some formats).
+can open its block before any text arrives. Such a reader may answer ``NOT_MINE`` at once
+when the text does not begin its format (a bare JSON call opens a reply in some formats).
 
-Everything a reader does is linear in what it is given: it looks at each character a
-bounded number of times and keeps bounded state, so the whole stream stays linear.
-:class:`~streamblocks.syntaxes.xml.XMLTagSyntax` and ``examples/cite_syntax.py`` are
-two readers written only against this module.
+A reader looks at each character a bounded number of times and keeps bounded state, so
+the stream stays linear. :class:`~streamblocks.syntaxes.xml.XMLTagSyntax` and
+``examples/cite_syntax.py`` are two readers written only against this module.
 """
 
 from __future__ import annotations
@@ -246,6 +241,11 @@ class InlineOut(metaclass=ABCMeta):
     @abstractmethod
     def block_open(self) -> bool:
         """Whether a block of this region is open (it may have been dropped for size)."""
+
+    @property
+    def reference(self) -> bool:
+        """``True`` with every fast path off (``reference=True``): ``read`` takes no shortcut."""
+        return False
 
     def stream(self, text: str) -> None:  # noqa: B027
         """``text`` streamed as content of the open block though it is no character of

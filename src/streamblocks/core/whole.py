@@ -102,7 +102,7 @@ def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
             body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
             if len(body) > sc.max_marker or end - i > room - block.raw_len:
                 return i  # (a long line, or a header over its limit: the line step)
-            sc.examined += len(body)
+            sc.examined += end - i
             verdict = parser.on_line(body, True)
             sc.searched = None  # (the parser may have changed its marker starts)
             if verdict is PENDING:

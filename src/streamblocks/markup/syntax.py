@@ -90,7 +90,7 @@ class MarkupRegion(InlineReader):
         reader = self.reader
         before = reader.given
         piece = text[start:stop] if start or stop != len(text) else text
-        n = reader.thinking_only(piece)  # the common case, in one step
+        n = None if out.reference else reader.thinking_only(piece)  # (the common case)
         if n is not None:
             if n:
                 out.content(n)
