@@ -250,6 +250,39 @@ def test_demo_plain_and_json(capsys: Any) -> None:
     assert len(demo_events()) > 100  # a real stream of token-sized events
 
 
+@pytest.mark.parametrize("render", ["plain", "rich"])
+def test_demo_shows_what_the_model_wrote_under_each_block(capsys: Any, render: str) -> None:
+    """Each extracted block is followed by the raw text it came from, markers included."""
+    if render == "rich":
+        pytest.importorskip("rich")
+    code, out, _ = run(capsys, "demo", "--delay", "0", "--render", render)
+    assert code == 0
+    assert out.count("the model wrote:") == 4  # note, patch, shell fence, todo: not thinking
+    lines = out.splitlines()
+    wrote = [i for i, line in enumerate(lines) if "the model wrote:" in line]
+    raw = [line.strip() for line in lines[wrote[1] + 1 : wrote[1] + 12]]
+    assert raw[:3] == ["┆ !!start", "┆ ---", "┆ id: p1"]
+    assert raw[10] == "┆ !!end"
+    after_note = "\n".join(lines[wrote[0] : wrote[0] + 3])
+    assert "┆ !!n1:note:diagnosis" in after_note
+    assert "┆ ```shell" in lines[wrote[2] + 1]
+    # The aside is never a record: --json stays one event per line.
+    code, out, _ = run(capsys, "demo", "--delay", "0", "--json")
+    assert "the model wrote" not in out
+    assert len(json_events(out)) == len(out.splitlines())
+
+
+def test_demo_excerpt_cuts_the_middle_of_a_long_block() -> None:
+    from streamblocks.cli.commands.demo import excerpt
+
+    raw = "!!start\n" + "".join(f"line {i}\n" for i in range(30)) + "!!end\n"
+    assert excerpt("!!n1:note\nhi\n!!end\n") == ["!!n1:note", "hi", "!!end"]
+    shown = excerpt(raw)
+    assert len(shown) == 12
+    assert shown[:2] == ["!!start", "line 0"]
+    assert shown[-3:] == ["… (21 more lines)", "line 29", "!!end"]
+
+
 def test_demo_without_rich_falls_back_to_plain(
     monkeypatch: pytest.MonkeyPatch, capsys: Any
 ) -> None:

@@ -89,3 +89,36 @@ def test_plain_output_shows_the_final_status_of_a_codex_item(tmp_path: Path, cap
     (end,) = [line for line in out.splitlines() if line.startswith("└─ command item_1")]
     assert '"status": "failed"' in end
     assert '"exit_code": 1' in end
+
+
+def test_plain_output_shows_a_big_command_output_once(tmp_path: Path, capsys: Any) -> None:
+    """A 2 MB Bash result is its ``tool_result`` and its ``command`` block: the text is
+    printed once, the frame lines stay short, and nothing after the repeat is lost."""
+    from adapters import transcripts
+
+    log = "".join(f"line {i} of the build log\n" for i in range(80_000))
+    lines = transcripts.claude_tool_run()
+    for line in lines:
+        content = line.get("message", {}).get("content", [{}])[0]
+        if content.get("tool_use_id") == "toolu_bash":
+            content["content"] = log  # Claude Code's text: the output as a terminal shows it
+            line["tool_use_result"]["stdout"] = log
+    path = tmp_path / "big.jsonl"
+    path.write_text(transcripts.jsonl(lines), encoding="utf-8")
+    code, out, _ = run(capsys, "extract", "--plain", str(path))
+    assert code == 0
+    assert len(log) > 2_000_000
+    assert out.count("line 79999 of the build log") == 1
+    assert max(len(line) for line in out.splitlines()) < 300
+    (header,) = [line for line in out.splitlines() if line.startswith("┌─ command block-")]
+    assert "(2228890 chars)" in header
+    _ordered(
+        out,
+        [
+            "line 79999 of the build log",
+            "└─ tool_result block-",
+            "│ (the output shown above in tool_result block-",
+            "│ warning: slow",  # stderr, not in the result's text: still shown
+            "└─ command block-",
+        ],
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from streamblocks import BlockRegistry, StreamBlockProcessor, collect
-from streamblocks.markup import FAMILIES, markup_for
+from streamblocks.markup import FAMILIES, markup_for, thinking_of
 from streamblocks.markup.families import TEMPLATE_THINKING
 
 
@@ -71,3 +71,30 @@ def test_deepseek_with_thinking_on_reads_the_reply_as_thinking_first() -> None:
         processor = StreamBlockProcessor(BlockRegistry(), markup=markup)
         step = collect([text], processor=processor)
         assert (step.thinking, step.text) == expected
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "switch"),
+    [
+        ({}, None),
+        ({"extra_body": {"chat_template_kwargs": {"thinking": True}}}, True),
+        ({"extra_body": {"chat_template_kwargs": {"enable_thinking": False}}}, False),
+        ({"chat_template_kwargs": {"enable_thinking": True}}, True),
+        ({"reasoning_effort": "high"}, True),
+        ({"reasoning_effort": "none"}, False),
+        ({"extra_body": {"reasoning_effort": "low"}}, True),
+        ({"think": False}, False),
+        ({"think": "medium"}, True),
+        ({"extra_body": {"chat_template_kwargs": {"other": 1}}}, None),
+    ],
+)
+def test_thinking_of_reads_the_request_switch(
+    kwargs: dict[str, object], switch: bool | None
+) -> None:
+    assert thinking_of(kwargs) is switch
+
+
+def test_the_switch_is_stated_once() -> None:
+    kwargs = {"extra_body": {"chat_template_kwargs": {"thinking": True}}}
+    markup = markup_for("deepseek-ai/DeepSeek-V3.2", thinking=thinking_of(kwargs))
+    assert markup is not None and markup.starts_in_thinking

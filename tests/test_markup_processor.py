@@ -55,7 +55,7 @@ def test_unknown_family_is_a_value_error() -> None:
     with pytest.raises(ValueError, match=r"'acme4'.*'qwen3'"):
         StreamBlockProcessor(BlockRegistry(), markup="acme4")
     # (a name a model-id pattern knows is a model id: "qwen4" reads as the qwen3 family)
-    assert StreamBlockProcessor(BlockRegistry(), markup="qwen4").markup[0].family == "qwen3"
+    assert StreamBlockProcessor(BlockRegistry(), markup="qwen4").markup.option[0].family == "qwen3"
     with pytest.raises(TypeError):
         StreamBlockProcessor(BlockRegistry(), markup=3)
 

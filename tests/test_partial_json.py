@@ -137,3 +137,24 @@ def test_json_prefix_is_extended_by_every_later_value(arguments: dict[str, Any])
         assert prefix.startswith(sent) or (len(prefix) < len(sent) and sent.startswith(prefix))
         sent = max(sent, prefix, key=len)
         assert final.startswith(prefix)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": 1, "b": "x", "a": 2}',
+        '{"a": "one", "a": "two"}',
+        '{"o": {"a": [1], "a": {"k": 3}}, "p": 4}',
+        '{"a": {"x": 1, "x": 2}, "a": {"y": 3, "y": 4}}',
+        '[{"a": 1, "a": 2}, {"b": {"c": 1, "c": 2}}]',
+    ],
+)
+def test_a_key_written_twice_keeps_its_first_value_until_the_end(text: str) -> None:
+    # json.loads keeps a repeated key's first place and last value; the partials show the
+    # first value until the top value is complete, so they only grow before the last one.
+    final = json.loads(text)
+    values = values_at(list(text))
+    assert values[-1] == final
+    before_end = values[:-1]
+    for index in range(1, len(before_end)):
+        assert grows(before_end[index - 1], before_end[index]), before_end[index - 1 : index + 1]

@@ -341,3 +341,18 @@ def test_a_gadget_snapshot_mid_call_resumes_the_partial() -> None:
     values = [e.partial for e in events if isinstance(e, BlockDelta)]
     assert values == [{"path": "/tmp/a"}, {"path": "/tmp/a", "n": 15}]
     assert finals(events) == {"block-1": Args(path="/tmp/a", n=15)}
+
+
+def test_a_gadget_partial_with_conflicting_pointers_is_a_function_of_its_text() -> None:
+    # ``/a`` then ``/a/b``: the block is rejected at its end; meanwhile each partial is the
+    # object of the longest prefix of pointers without a conflict, whatever was read before.
+    registry = BlockRegistry()
+    registry.register("Plan", syntax=GadgetSyntax())
+    text = "!!!GADGET_START:Plan\n!!!ARG:a\nx\n!!!ARG:a/b\ny\n!!!ARG:c\nz\n!!!ARG:d\n1\n"
+    chunks = [text[i : i + 2] for i in range(0, len(text), 2)]
+    every = [e for e in StreamBlockProcessor(registry).process(chunks) if isinstance(e, BlockDelta)]
+    read_all = [e.partial for e in every]
+    some = [e for e in StreamBlockProcessor(registry).process(chunks) if isinstance(e, BlockDelta)]
+    read_some = [some[-1].partial, *(e.partial for e in some[::3])]  # the last one first
+    assert read_some == [read_all[-1], *read_all[::3]]
+    assert read_all[-1] == {"a": "x"}

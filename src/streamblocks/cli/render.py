@@ -24,6 +24,34 @@ RENDERERS = ("auto", "rich", "plain", "json")
 INDENT = "  "
 """One level of a sub-agent's blocks, under the call that started it."""
 
+HEADER_WIDTH = 200
+"""The longest attrs/metadata/content JSON a plain frame line shows (``--json`` has all)."""
+
+VALUE_WIDTH = 100
+"""The longest string value a frame line shows (a command's 2 MB ``stdout`` is cut)."""
+
+SAME_OUTPUT = 1000
+"""A typed block whose content repeats this much or more of its call's ``tool_result``
+names that block instead of printing the text a second time."""
+
+
+def _brief(value: Any) -> Any:
+    """``value`` with long strings cut to :data:`VALUE_WIDTH` (with their length)."""
+    if isinstance(value, str) and len(value) > VALUE_WIDTH:
+        return f"{value[: VALUE_WIDTH - 1]}… ({len(value)} chars)"
+    if isinstance(value, dict):
+        return {key: _brief(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_brief(item) for item in value]
+    return value
+
+
+def frame_json(value: Any) -> str:
+    """A value as JSON for a plain frame line: long strings cut, the whole at most
+    :data:`HEADER_WIDTH` characters."""
+    text = json.dumps(_brief(value), ensure_ascii=False)
+    return text if len(text) <= HEADER_WIDTH else text[: HEADER_WIDTH - 1] + "…"
+
 
 class Depths:
     """How deep each block sits: a sub-agent's block (``attrs["parent_id"]``) one level
@@ -85,6 +113,10 @@ class Renderer:
     def totals(self, line: str) -> None:
         """The closing line of a run over several inputs."""
 
+    def aside(self, title: str, lines: list[str]) -> None:
+        """A note beside the records, not one of them (the demo's *the model wrote:*);
+        ``--json`` leaves it out."""
+
     def close(self) -> None:
         """Release the terminal (a live display)."""
 
@@ -123,6 +155,8 @@ class PlainRenderer(Renderer):
         self.opened: dict[str, Any] = {}  # each open block's attrs at its start
         """Open blocks whose content has been written (from their deltas)."""
         self.depths = Depths()
+        self.result: tuple[str, str, str] | None = None
+        """The last ``tool_result`` shown: its call id, label and text."""
 
     def _write(self, text: str) -> None:
         if text:
@@ -155,7 +189,7 @@ class PlainRenderer(Renderer):
                 self._write(record["text"])
         elif kind == "BLOCK_START":
             self._newline()
-            attrs = f" {json.dumps(record['attrs'], ensure_ascii=False)}" if record["attrs"] else ""
+            attrs = f" {frame_json(record['attrs'])}" if record["attrs"] else ""
             label = block_label(record["block_type"], record["block_id"])
             self.opened[record["block_id"]] = record["attrs"] or {}
             self.labels[record["block_id"]] = record["block_type"]
@@ -181,6 +215,10 @@ class PlainRenderer(Renderer):
             self._newline()
             self._write(f"— {self.summary(record)}\n")
 
+    def aside(self, title: str, lines: list[str]) -> None:
+        self._newline()
+        self._write(f"{INDENT}{title}\n" + "".join(f"{INDENT}┆ {line}\n" for line in lines))
+
     def close(self) -> None:
         """The end, or an interruption (Ctrl-C): a block still open gets its closing line."""
         for block_id, block_type in self.labels.items():
@@ -195,13 +233,13 @@ class PlainRenderer(Renderer):
         depth = self.depths.end(block)
         if block["id"] not in self.streamed and isinstance(block["content"], str):
             # A native block (a tool result, a command's output) arrives whole.
-            self._body(block["content"], depth)
+            self._body(self._unshown(block), depth)
         self.streamed.discard(block["id"])
         self._newline()
         metadata = block["metadata"]  # (none on a native block: nothing to say)
-        detail = "" if metadata is None else f" metadata={json.dumps(metadata, ensure_ascii=False)}"
+        detail = "" if metadata is None else f" metadata={frame_json(metadata)}"
         if block["syntax"] in ("native", "gadget") and not isinstance(block["content"], str):
-            detail = f" content={json.dumps(block['content'], ensure_ascii=False)}"
+            detail = f" content={frame_json(block['content'])}"
         started = self.opened.pop(block["id"], {})
         self.labels.pop(block["id"], None)
         final = {k: v for k, v in (block["attrs"] or {}).items() if started.get(k) != v}
@@ -209,6 +247,26 @@ class PlainRenderer(Renderer):
             detail += f" attrs={json.dumps(final, ensure_ascii=False)}"
         label = block_label(block["type"], block["id"])
         self._write(f"{INDENT * depth}└─ {label} ok{',' if detail else ''}{detail}\n")
+
+    def _unshown(self, block: Record) -> str:
+        """A whole native block's text, less what its call's ``tool_result`` just showed
+        (a command's output is the result's text again): that part is named instead."""
+        content: str = block["content"]
+        attrs = block["attrs"] if isinstance(block["attrs"], dict) else {}
+        call = attrs.get("tool_call_id")
+        label = block_label(block["type"], block["id"])
+        if block["type"] == "tool_result":
+            self.result = (call, label, content) if isinstance(call, str) else None
+            return content
+        result, self.result = self.result, None
+        if result is None or result[0] != call:
+            return content
+        shown = result[2].rstrip()
+        if len(shown) < SAME_OUTPUT or not content.startswith(shown):
+            return content
+        rest = content[len(shown) :]
+        note = f"(the output shown above in {result[1]})\n"
+        return note + (rest.lstrip("\n") if rest.strip() else "")
 
 
 def rich_available() -> bool:

@@ -161,6 +161,10 @@ class RichRenderer(Renderer):
             failed = record["counts"]["errors"] or record["stop_reason"] == "error"
             self._print(Text(f"— {self.summary(record)}", style="red" if failed else "bold"))
 
+    def aside(self, title: str, lines: list[str]) -> None:
+        note = Text("\n".join([title, *(f"┆ {line}" for line in lines)]), style="dim")
+        self._print(Padding(note, (0, 0, 0, 2)))
+
     def _start(self, record: Record) -> None:
         state = {
             "id": record["block_id"],

@@ -12,6 +12,8 @@ a half-written escape), so asking for the value so far never re-reads the text:
 - before the first value it is ``None``.
 
 So the values are monotone: a value once complete never changes, strings only grow.
+A key written twice keeps its first value in every read until the top value is
+complete, which has the last one (``json.loads``' rule): only that last read changes it.
 Text that is not JSON stops the reader where it went wrong (:attr:`PartialJson.error`);
 the value written before that point is kept.
 
@@ -78,6 +80,7 @@ class PartialJson:
         "_keys",
         "_mode",
         "_parts",
+        "_shown",
         "_stack",
         "_string_is_key",
         "_token",
@@ -91,6 +94,7 @@ class PartialJson:
         self._stack: list[Any] = []  # the open containers, outermost first
         self._keys: list[Any] = []  # per open object: the key whose value is being read
         self._key: str | None = None
+        self._shown: list[dict[Any, Any] | None] = []  # per open container: what reads show
         self._parts: list[str] = []  # the string being read, decoded
         self._string_is_key = False
         self._esc = ""  # an escape not yet complete (``\``, ``\u00``)
@@ -188,26 +192,35 @@ class PartialJson:
     def _open(self, container: Any, mode: int) -> None:
         self._stack.append(container)
         self._keys.append(None)
+        self._shown.append(None)
         self._mode = mode
         self._token = ""
 
     def _close(self) -> None:
         self._keys.pop()
-        self._value(self._stack.pop())
+        container, shown = self._stack.pop(), self._shown.pop()
+        self._value(container, _showing(container, shown) if shown else None)
 
-    def _value(self, value: Any) -> None:
-        """A complete value: put it where it belongs."""
+    def _value(self, value: Any, shown: Any = None) -> None:
+        """A complete value: put it where it belongs (reads show ``shown`` if given)."""
         stack = self._stack
         if not stack:
             self._top = value
             self._mode = _DONE
             return
-        container = stack[-1]
+        container, here = stack[-1], self._shown[-1]
         if container.__class__ is dict:
-            container[self._keys[-1]] = value
+            key = self._keys[-1]
             self._keys[-1] = None
+            if key in container:  # written twice: reads keep showing the first value
+                shown = None if here is not None and key in here else container[key]
+            container[key] = value
         else:
+            key = len(container)
             container.append(value)
+        if shown is not None:
+            here = self._shown[-1] = here if here is not None else {}
+            here[key] = shown
         self._mode = _AFTER
 
     def _more_token(self, text: str, i: int, n: int) -> int:
@@ -339,11 +352,12 @@ class PartialJson:
         # From the innermost open container out: each copied, holding the one inside.
         keys = self._keys
         for depth in range(len(stack) - 1, -1, -1):
-            container = stack[depth].copy()
+            shown = self._shown[depth]
+            container = _showing(stack[depth], shown) if shown else stack[depth].copy()
             if partial is not None:
                 if container.__class__ is dict:
                     key = keys[depth]
-                    if key is not None:
+                    if key is not None and key not in container:
                         container[key] = partial
                 else:
                     container.append(partial)
@@ -371,6 +385,14 @@ class PartialJson:
         if len(parts) > 1:
             parts[:] = ["".join(parts)]  # the next read joins only what came since
         return parts[0] if parts else ""
+
+
+def _showing(container: Any, shown: dict[Any, Any]) -> Any:
+    """``container`` as reads show it: ``shown``'s values in place of its own."""
+    view = container.copy()
+    for key in shown:
+        view[key] = shown[key]
+    return view
 
 
 def _place(container: Any, key: Any) -> str | int:

@@ -183,7 +183,7 @@ class Region(InlineOut):
             text, cur = self.pend + text[cur:], 0
             end = end - self.cur + len(self.pend)
         sc.line, sc.flow = None, TEXT
-        if cur == end and self.last == "\n":
+        if self.last == "\n":  # (re-read from cur: the character before it is last)
             sc.line = ""
         if not self.attributed and cur < end:
             sc.em.text(text[cur])  # (nothing decided: the opener is text)

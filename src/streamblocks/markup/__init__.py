@@ -10,5 +10,6 @@ adapters report. See the "Model markup" page of the documentation.
 from __future__ import annotations
 
 from .families import ALIASES, FAMILIES, Markup, markup_for, model_family
+from .switch import thinking_of
 
-__all__ = ["ALIASES", "FAMILIES", "Markup", "markup_for", "model_family"]
+__all__ = ["ALIASES", "FAMILIES", "Markup", "markup_for", "model_family", "thinking_of"]

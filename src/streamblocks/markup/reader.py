@@ -240,7 +240,11 @@ class Reader:
             self.sink.mark(self.blank)
             around.end_thinking(self)
         elif mode == AFTER:
+            self.resume = self.resume and bool(held.strip())  # no thinking after a last call
             self.close_after(held)
+            if self.mode == THINK:  # (thinking went on after the call: it ends here)
+                self.sink.mark(self.blank)
+                around.end_thinking(self)
         elif mode == SECTION:
             around.section_text(self, held)
         else:

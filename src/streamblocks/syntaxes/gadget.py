@@ -22,7 +22,6 @@ id is the session's deterministic ``block-<n>``.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,7 +29,6 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ..core.partial_json import copy_json
 from ..core.partials import PartialAt, Path, Source
 from ..core.registry import BlockType
 from ..prompts import listing
@@ -112,16 +110,16 @@ class GadgetSource(Source):
     being written is in the object when it can only be text (several lines, or a
     line that cannot become a number, ``true``/``false``/``null`` or JSON), or once
     its line is complete (``15`` is ``15`` after its newline; should more lines
-    follow, it becomes text: the one place a gadget's partial changes a value)."""
+    follow, it becomes text: the one place a gadget's partial changes a value). Pointers
+    that conflict hold the object of the ones before the first conflict."""
 
-    __slots__ = ("block_type", "last", "log", "pairs")
+    __slots__ = ("block_type", "log", "pairs")
 
     def __init__(self, block_type: BlockType | None) -> None:
         super().__init__()
         self.block_type = block_type  # (a snapshot writes it as a reference)
         self.log: list[tuple[str, str | None]] = []  # ("", path) begins, (text, path) adds
         self.pairs: list[tuple[str, list[str]]] = []
-        self.last: dict[str, Any] = {}
 
     def begin(self, path: str) -> None:
         self.log.append(("", path))
@@ -154,11 +152,21 @@ class GadgetSource(Source):
             text = "".join(pieces)
             if _shown(text):
                 written.append((pointer, _lines(text)))
-        with contextlib.suppress(ParseFailure):  # a conflict: the block will be rejected
-            model = self.block_type.content if self.block_type is not None else None
-            self.last = build_arguments(written, model)
-        copied: dict[str, Any] = copy_json(self.last)
-        return copied
+        model = self.block_type.content if self.block_type is not None else None
+        return _longest(written, model)  # a new object on every read
+
+
+def _longest(written: list[tuple[str, list[str]]], model: Any) -> dict[str, Any]:
+    """The object of the longest prefix of ``written`` without a conflict (the block will
+    be rejected at its end; until then the partial depends on the text alone)."""
+    good, bad, best = 0, len(written) + 1, {}
+    while good + 1 < bad:  # a prefix that conflicts stays in conflict as pairs are added
+        size = bad - 1 if bad == len(written) + 1 else (good + bad) // 2
+        try:
+            best, good = build_arguments(written[:size], model), size
+        except ParseFailure:
+            bad = size
+    return best
 
 
 def _open(pointer: str) -> Path | None:

@@ -11,10 +11,15 @@ from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
+from ...core.events import BlockEnd
 from ...core.processor import StreamBlockProcessor
 from ...runs.registries import demo_registry
 from ..options import add_delay_option, add_output_options
 from ..output import exit_code, render_events, renderer_for
+from ..render import Renderer
+
+WROTE_LINES = 12
+"""The longest excerpt of a block's raw text shown under it (the first and last lines)."""
 
 
 def demo_events() -> list[Any]:
@@ -44,6 +49,25 @@ def _paced(events: list[Any], delay: float | None) -> Iterator[Any]:
         yield event
 
 
+def excerpt(raw: str, most: int = WROTE_LINES) -> list[str]:
+    """A block's raw text as lines, the middle cut (``…``) when it has more than ``most``."""
+    lines = raw.rstrip("\n").split("\n")
+    if len(lines) <= most:
+        return lines
+    head = most - 3
+    return [*lines[:head], f"… ({len(lines) - head - 2} more lines)", *lines[-2:]]
+
+
+def _with_markers(events: Iterator[Any], renderer: Renderer) -> Iterator[Any]:
+    """``events``, and after each block the model wrote (once the renderer has shown
+    it: the generator resumes when the next event is asked for) its raw text, markers
+    included, so what was extracted from what is plain to see."""
+    for event in events:
+        yield event
+        if isinstance(event, BlockEnd) and event.block.raw:
+            renderer.aside("the model wrote:", excerpt(event.block.raw))
+
+
 def run(args: argparse.Namespace) -> int:
     events = demo_events()
     processor = StreamBlockProcessor(demo_registry())  # the adapter is auto-detected
@@ -53,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
             f"Replaying a recorded Anthropic stream ({len(events)} events, detected "
             "automatically) through streamblocks…\n\n"
         )
-    render_events(processor.process(_paced(events, args.delay)), renderer)
+    stream = processor.process(_paced(events, args.delay))
+    render_events(_with_markers(stream, renderer), renderer)
     return exit_code(renderer, args.strict)
 
 
-__all__ = ["add_parser", "demo_events", "run"]
+__all__ = ["add_parser", "demo_events", "excerpt", "run"]
