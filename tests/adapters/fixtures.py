@@ -10,10 +10,6 @@ import functools
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import anthropic
-import openai
-from google import genai
-
 from streamblocks.adapters import InputAdapter
 from streamblocks.ext.agui import AGUIInputAdapter
 from streamblocks.ext.anthropic import AnthropicInputAdapter
@@ -34,9 +30,7 @@ class Fixture(NamedTuple):
 
 def openai_chat(body: bytes | None = None) -> list[Any]:
     server = Recorder(body if body is not None else test_openai.chat_body())
-    client = openai.OpenAI(
-        api_key="test", base_url="https://openai.test/v1", http_client=server.sync_client()
-    )
+    client = test_openai.openai_client("sync", server)
     stream = client.chat.completions.create(
         model="gpt-test", messages=test_openai.MESSAGES, stream=True
     )
@@ -45,28 +39,19 @@ def openai_chat(body: bytes | None = None) -> list[Any]:
 
 def openai_responses(body: bytes | None = None) -> list[Any]:
     server = Recorder(body if body is not None else test_openai.responses_body())
-    client = openai.OpenAI(
-        api_key="test", base_url="https://openai.test/v1", http_client=server.sync_client()
-    )
+    client = test_openai.openai_client("sync", server)
     return list(client.responses.create(model="gpt-test", input="hi", stream=True))
 
 
 def anthropic_messages(body: bytes | None = None) -> list[Any]:
     server = Recorder(body if body is not None else test_anthropic.messages_body())
-    client = anthropic.Anthropic(
-        api_key="test", base_url="https://anthropic.test", http_client=server.sync_client()
-    )
+    client = test_anthropic.client("sync", server)
     return list(client.messages.create(**test_anthropic.KWARGS, stream=True))
 
 
 def gemini_stream(body: bytes | None = None) -> list[Any]:
     server = Recorder(body if body is not None else test_gemini.stream_body())
-    client = genai.Client(
-        api_key="test",
-        http_options=genai.types.HttpOptions(
-            base_url="https://gemini.test", httpx_client=server.sync_client()
-        ),
-    )
+    client = test_gemini.client("sync", server)
     return list(client.models.generate_content_stream(model="gemini-test", contents="hi"))
 
 

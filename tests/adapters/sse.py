@@ -1,11 +1,18 @@
-"""Serving hand-written SSE bodies to the real SDK clients over httpx2.MockTransport."""
+"""Serving hand-written SSE bodies to the real SDK clients over a mock transport.
+
+Today's SDKs take ``httpx2`` clients; the floor versions pyproject.toml still allows (see
+.ci/floors.txt) take ``httpx`` ones. ``http_package`` picks the package from the client
+class the installed SDK itself builds, so the same tests run at both ends.
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
+from types import ModuleType
 from typing import Any
 
+import httpx
 import httpx2
 
 from streamblocks.testing import chunk_bytes
@@ -50,7 +57,18 @@ def sse(
     return "".join(out).encode("utf-8")
 
 
-class ChunkedBody(httpx2.SyncByteStream, httpx2.AsyncByteStream):
+def http_package(sdk_client: type) -> ModuleType:
+    """``httpx2`` or ``httpx``: the one whose client ``sdk_client`` (the HTTP client class an
+    SDK builds by default, such as ``openai.DefaultHttpxClient``) is."""
+    for package in (httpx2, httpx):
+        if issubclass(sdk_client, (package.Client, package.AsyncClient)):
+            return package
+    raise TypeError(f"{sdk_client!r} is neither an httpx2 nor an httpx client")
+
+
+class ChunkedBody(
+    httpx2.SyncByteStream, httpx2.AsyncByteStream, httpx.SyncByteStream, httpx.AsyncByteStream
+):
     """A response body delivered in small byte pieces (cutting UTF-8 sequences)."""
 
     def __init__(self, data: bytes, size: int) -> None:
@@ -70,21 +88,25 @@ class Recorder:
     def __init__(self, body: bytes, size: int = 7) -> None:
         self.body = body
         self.size = size
-        self.requests: list[httpx2.Request] = []
+        self.requests: list[Any] = []  # httpx2 or httpx requests, as the client sends them
 
-    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+    def __call__(self, request: Any) -> Any:
         self.requests.append(request)
-        return httpx2.Response(
+        package = httpx if isinstance(request, httpx.Request) else httpx2
+        return package.Response(
             200,
             headers={"content-type": "text/event-stream"},
             stream=ChunkedBody(self.body, self.size),
         )
 
-    def sync_client(self) -> httpx2.Client:
-        return httpx2.Client(transport=httpx2.MockTransport(self))
+    def sync_client(self, sdk_client: type = httpx2.Client) -> Any:
+        """A client over this mock, of the package ``sdk_client`` is from (``http_package``)."""
+        package = http_package(sdk_client)
+        return package.Client(transport=package.MockTransport(self))
 
-    def async_client(self) -> httpx2.AsyncClient:
-        return httpx2.AsyncClient(transport=httpx2.MockTransport(self))
+    def async_client(self, sdk_client: type = httpx2.AsyncClient) -> Any:
+        package = http_package(sdk_client)
+        return package.AsyncClient(transport=package.MockTransport(self))
 
 
 async def collect_async(source: Any) -> list[Any]:

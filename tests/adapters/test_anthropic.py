@@ -110,10 +110,14 @@ def messages_body(stop_reason: str = "tool_use") -> bytes:
 def client(mode: str, server: Recorder) -> Any:
     if mode == "sync":
         return anthropic.Anthropic(
-            api_key="test", base_url="https://anthropic.test", http_client=server.sync_client()
+            api_key="test",
+            base_url="https://anthropic.test",
+            http_client=server.sync_client(anthropic.DefaultHttpxClient),
         )
     return anthropic.AsyncAnthropic(
-        api_key="test", base_url="https://anthropic.test", http_client=server.async_client()
+        api_key="test",
+        base_url="https://anthropic.test",
+        http_client=server.async_client(anthropic.DefaultAsyncHttpxClient),
     )
 
 

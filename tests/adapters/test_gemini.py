@@ -6,6 +6,7 @@ import base64
 import json
 from typing import Any
 
+import httpx
 import pytest
 from google import genai
 from google.genai import types
@@ -47,11 +48,17 @@ def stream_body(finish: str = "STOP", with_call: bool = True) -> bytes:
 
 
 def client(mode: str, server: Recorder) -> genai.Client:
-    options = types.HttpOptions(
-        base_url="https://gemini.test",
-        httpx_client=server.sync_client() if mode == "sync" else None,
-        httpx_async_client=server.async_client() if mode == "async" else None,
-    )
+    if "httpx_client" in types.HttpOptions.model_fields:  # newer google-genai: httpx2 clients
+        options = types.HttpOptions(
+            base_url="https://gemini.test",
+            httpx_client=server.sync_client() if mode == "sync" else None,
+            httpx_async_client=server.async_client() if mode == "async" else None,
+        )
+    else:  # the floor (1.30) builds its own httpx clients from these arguments
+        transport = {"transport": httpx.MockTransport(server)}
+        options = types.HttpOptions(
+            base_url="https://gemini.test", client_args=transport, async_client_args=transport
+        )
     return genai.Client(api_key="test", http_options=options)
 
 

@@ -31,7 +31,12 @@ MESSAGES = [{"role": "user", "content": "hi"}]
 TOOLS = [
     {
         "type": "function",
-        "function": {"name": "get_weather", "parameters": {"type": "object", "properties": {}}},
+        "function": {
+            "name": "get_weather",
+            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+            # openai 2.0's stream helper parses strict function tools only (newer ones any).
+            "strict": True,
+        },
     }
 ]
 
@@ -95,10 +100,14 @@ def chat_body(finish: str = "tool_calls") -> bytes:
 def openai_client(mode: str, server: Recorder) -> Any:
     if mode == "sync":
         return openai.OpenAI(
-            api_key="test", base_url="https://openai.test/v1", http_client=server.sync_client()
+            api_key="test",
+            base_url="https://openai.test/v1",
+            http_client=server.sync_client(openai.DefaultHttpxClient),
         )
     return openai.AsyncOpenAI(
-        api_key="test", base_url="https://openai.test/v1", http_client=server.async_client()
+        api_key="test",
+        base_url="https://openai.test/v1",
+        http_client=server.async_client(openai.DefaultAsyncHttpxClient),
     )
 
 

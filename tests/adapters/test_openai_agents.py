@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx2
 import openai
 from agents import Agent, RunConfig, Runner, function_tool, handoff
 
@@ -17,7 +16,7 @@ from streamblocks.ext.openai_agents import OpenAIAgentsInputAdapter
 from streamblocks.testing import AdapterConformance, chunk_bytes, run_adapter
 
 from . import test_openai
-from .sse import AGENT_FINAL, AGENT_NATIVES, REPLY, agent_sample, sse
+from .sse import AGENT_FINAL, AGENT_NATIVES, REPLY, agent_sample, http_package, sse
 
 FINAL = AGENT_FINAL
 TURN_USAGE = {"input_tokens": 5, "output_tokens": 3, "total_tokens": 8}
@@ -77,11 +76,12 @@ class Turns:
     def __init__(self, *bodies: bytes) -> None:
         self.bodies = list(bodies)
         self.requests: list[Any] = []
+        self.http = http_package(openai.DefaultAsyncHttpxClient)  # httpx2, or httpx (openai 1)
 
-    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+    def __call__(self, request: Any) -> Any:
         self.requests.append(json.loads(request.content))
         body = self.bodies[len(self.requests) - 1]
-        return httpx2.Response(
+        return self.http.Response(
             200,
             headers={"content-type": "text/event-stream"},
             content=b"".join(chunk_bytes(body, 7)),
@@ -93,7 +93,7 @@ class Turns:
         client = openai.AsyncOpenAI(
             api_key="test",
             base_url="https://openai.test/v1",
-            http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(self)),
+            http_client=self.http.AsyncClient(transport=self.http.MockTransport(self)),
         )
         return OpenAIResponsesModel(model="gpt-test", openai_client=client)
 
