@@ -43,7 +43,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _extract(capsys: Any, *paths: Path) -> list[dict[str, Any]]:
     code, out, _ = run(capsys, "extract", *map(str, paths), "--json")
-    assert code in (0, 2)
+    assert code in (0, 1, 2)  # (1: some of the runs failed, 2: some were unreadable)
     return json_events(out)
 
 

@@ -68,6 +68,18 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.formats.harmony._RECIPIENT": ("match",),
     "streamblocks.markup.formats.harmony._NAME": ("search",),
     "streamblocks.markup.formats.kimi._K3_CALL_HEAD": ("match",),
+    "streamblocks.markup.formats.minimax._HEAD": ("match",),
+    "streamblocks.markup.formats.minimax._PARAMETER": ("match", "search"),
+    "streamblocks.markup.formats.llama._BUILT_IN": ("match",),
+    "streamblocks.markup.formats.llama._TAGGED_NAME": ("match",),
+    # redaction [runs]: a JSON key named like a secret
+    "streamblocks.runs.redact._SECRET_KEY": ("match",),
+    # the page's scripts joined into one file [view]: read over the project's own sources
+    "streamblocks.view.page._IMPORT": ("search",),
+    "streamblocks.view.page._IMPORT_ANY": ("search",),
+    "streamblocks.view.page._EXPORT_DECLARED": ("search",),
+    "streamblocks.view.page._EXPORT_LIST": ("search",),
+    "streamblocks.view.page._EXPORT_ANY": ("search",),
     "streamblocks.markup.formats.kimi._K3_ARGUMENT": ("match", "search"),
     "streamblocks.markup.formats.llama._JSON_NAME": ("search",),
     "streamblocks.markup.formats.llama._PYTHONIC_NAME": ("search",),
