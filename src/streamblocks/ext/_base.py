@@ -123,6 +123,11 @@ STEP_ANSWERS: set[Any] = set()
 one of its own is asked that one: see :meth:`ProviderAdapter.read`)."""
 
 
+def text_step(text: str, usage: Usage | None = None) -> Step:
+    """The step of an event that carries text only (and perhaps usage)."""
+    return NEW(Step, (TEXT, text, (), None, usage, None, None))
+
+
 class ProviderAdapter:
     """Base of the provider input adapters: per-event analysis, memoised."""
 
@@ -152,7 +157,23 @@ class ProviderAdapter:
             fresh.reference = True
         return fresh
 
-    def _analyze(self, event: Any) -> Step:  # pragma: no cover - abstract
+    def _analyze(self, event: Any) -> Step:
+        """The common shape read directly (:meth:`_direct`), everything else (and
+        everything with :attr:`reference`) by :meth:`_general`."""
+        if not self.reference:
+            try:
+                step = self._direct(event)
+            except AttributeError:  # a model built without its fields (model_construct)
+                step = None
+            if step is not None:
+                return step
+        return self._general(event)
+
+    def _direct(self, event: Any) -> Step | None:
+        """The step of a plain text delta read directly, or ``None`` (subclasses)."""
+        return None
+
+    def _general(self, event: Any) -> Step:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _step(self, event: Any) -> Step:

@@ -8,16 +8,15 @@ from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd,
 from ...core.events import StopReason, Usage
 from .._base import (
     END,
-    NEW,
     PASSTHROUGH,
     SKIP,
     START,
-    TEXT,
     ProviderAdapter,
     Step,
     as_int,
     field,
     sdk_class,
+    text_step,
     tool_call_start,
     tool_result,
 )
@@ -101,15 +100,9 @@ class AnthropicInputAdapter(ProviderAdapter):
         except Exception:
             return False
 
-    def _analyze(self, event: Any) -> Step:
-        if not self.reference:  # a text delta, read directly
-            try:
-                text = _direct_text(event, self._delta_class)
-            except AttributeError:  # a model built without its fields (model_construct)
-                text = None
-            if text is not None:
-                return NEW(Step, (TEXT, text, (), None, None, None, None))
-        return self._general(event)
+    def _direct(self, event: Any) -> Step | None:
+        text = _direct_text(event, self._delta_class)
+        return None if text is None else text_step(text)
 
     def _general(self, event: Any) -> Step:
         kind = field(event, "type")

@@ -10,9 +10,7 @@ from typing import Any
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import (
-    NEW,
     SKIP,
-    TEXT,
     ProviderAdapter,
     Step,
     as_int,
@@ -20,6 +18,7 @@ from .._base import (
     field,
     field2,
     sdk_class,
+    text_step,
     tool_call_start,
 )
 from .partial_args import ArgumentText
@@ -209,22 +208,19 @@ class GeminiInputAdapter(ProviderAdapter):
             attrs = {"signature": signature} if signature else None
             natives.append(NativeEnd(_THOUGHT_KEY, None, attrs))
 
-    def _analyze(self, event: Any) -> Step:
-        if not (self.reference or self._thinking_open or self._streaming):  # a text delta
-            cls = event.__class__
-            try:
-                if cls is dict:
-                    text = _dict_text(event)
-                elif cls is self._response_class:
-                    text = _response_text(event)
-                else:
-                    text = None
-            except AttributeError:  # a model built without its fields (model_construct)
-                text = None
-            if text is not None:
-                usage = _usage(field2(event, "usage_metadata", "usageMetadata"))
-                return NEW(Step, (TEXT, text, (), None, usage, None, None))
-        return self._general(event)
+    def _direct(self, event: Any) -> Step | None:
+        if self._thinking_open or self._streaming:
+            return None
+        cls = event.__class__
+        if cls is dict:
+            text = _dict_text(event)
+        elif cls is self._response_class:
+            text = _response_text(event)
+        else:
+            return None
+        if text is None:
+            return None
+        return text_step(text, _usage(field2(event, "usage_metadata", "usageMetadata")))
 
     def _general(self, event: Any) -> Step:
         text = ""

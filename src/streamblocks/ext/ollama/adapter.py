@@ -9,14 +9,13 @@ from typing import Any
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import (
-    NEW,
     SKIP,
-    TEXT,
     ProviderAdapter,
     Step,
     as_int,
     field,
     sdk_class,
+    text_step,
     tool_call_start,
 )
 from .types import DONE_REASONS, RESPONSE_TYPES
@@ -111,15 +110,11 @@ class OllamaInputAdapter(ProviderAdapter):
             self._thinking_open = False
             natives.append(NativeEnd(_THINKING_KEY))
 
-    def _analyze(self, event: Any) -> Step:
-        if not (self.reference or self._thinking_open):  # a text delta, read directly
-            try:
-                text = _direct_text(event, self._chat_class, self._generate_class)
-            except AttributeError:  # a model built without its fields (model_construct)
-                text = None
-            if text is not None:
-                return NEW(Step, (TEXT, text, (), None, None, None, None))
-        return self._general(event)
+    def _direct(self, event: Any) -> Step | None:
+        if self._thinking_open:
+            return None
+        text = _direct_text(event, self._chat_class, self._generate_class)
+        return None if text is None else text_step(text)
 
     def _general(self, event: Any) -> Step:
         natives: list[Native] = []

@@ -9,16 +9,15 @@ from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd,
 from ...core.events import StopReason, Usage
 from .._base import (
     END,
-    NEW,
     PASSTHROUGH,
     SKIP,
     START,
-    TEXT,
     ProviderAdapter,
     Step,
     as_int,
     field,
     sdk_class,
+    text_step,
     tool_call_start,
     tool_result,
 )
@@ -175,22 +174,19 @@ class OpenAIInputAdapter(ProviderAdapter):
         except Exception:
             return False
 
-    def _analyze(self, event: Any) -> Step:
-        if not self.reference and not self._thinking_open:  # a plain text delta, read directly
-            cls = event.__class__
-            text: str | None = None
-            try:
-                if cls is dict:
-                    text = dict_text(event)
-                elif cls is self._chunk_class:
-                    text = chunk_text(event)
-                elif cls is self._delta_class:
-                    text = delta_event_text(event)
-            except AttributeError:  # a model built without its fields (model_construct)
-                text = None
-            if text is not None:
-                return NEW(Step, (TEXT, text, (), None, None, None, None))
-        return self._general(event)
+    def _direct(self, event: Any) -> Step | None:
+        if self._thinking_open:
+            return None
+        cls = event.__class__
+        if cls is dict:
+            text = dict_text(event)
+        elif cls is self._chunk_class:
+            text = chunk_text(event)
+        elif cls is self._delta_class:
+            text = delta_event_text(event)
+        else:
+            return None
+        return None if text is None else text_step(text)
 
     def _general(self, event: Any) -> Step:
         kind = _kind(event)
