@@ -19,7 +19,14 @@ from . import test_openai
 from .sse import AGENT_FINAL, AGENT_NATIVES, REPLY, agent_sample, http_package, sse
 
 FINAL = AGENT_FINAL
-TURN_USAGE = {"input_tokens": 5, "output_tokens": 3, "total_tokens": 8}
+# (with the token details the Responses API always sends: openai-agents 0.4 requires them)
+TURN_USAGE = {
+    "input_tokens": 5,
+    "input_tokens_details": {"cached_tokens": 0},
+    "output_tokens": 3,
+    "output_tokens_details": {"reasoning_tokens": 0},
+    "total_tokens": 8,
+}
 
 
 def answer_body(text: str = FINAL, response_id: str = "resp_2") -> bytes:
