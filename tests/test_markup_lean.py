@@ -155,7 +155,7 @@ THOUGHTS = st.lists(
 
 
 @pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=50, deadline=None)  # (each example snapshots after every chunk)
 @given(thought=THOUGHTS, seed=st.integers(0, 999), limit=st.sampled_from([None, 90, 700]))
 def test_thinking_taken_by_the_session_keeps_its_books(
     thought: str, seed: int, limit: int | None
