@@ -485,6 +485,8 @@ class Run extends HTMLElement {
       this.finish("stopped", {}, null, reason);
     } else if (name === "streamblocks.view.redacted") {
       this.footer?.redacted(value.counts ?? {});
+    } else if (name === "streamblocks.view.usage") {
+      this.outline.used(value);
     } else if (name === "streamblocks.view.partial") {
       this.do(this.tools, value.tool_call_id, "partial", value.value);
     } else if (name === "streamblocks.view.tool_error") {
