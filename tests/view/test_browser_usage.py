@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from adapters.subagent_transcripts import claude_subagent_run
 from adapters.transcripts import jsonl
 from streamblocks.cli import main
 from usage_runs import claude_session
@@ -77,3 +78,20 @@ def test_a_run_that_records_no_usage_shows_none(pages: Any, serve: Any, tmp_path
     assert page.locator(".sb-usage").count() == 0
     names = {name for name, _ in page.evaluate(FACTS)}
     assert names and not {"turns metered", "model time", "in", "out"} & names
+
+
+def test_a_sub_agents_turns_are_summed_on_its_bar(pages: Any, serve: Any, tmp_path: Path) -> None:
+    # Task 1's sub-agent makes 3 model calls and starts Task 2, whose sub-agent makes 2
+    page = pages().open(
+        serve(fixtures.write(tmp_path, "agents.jsonl", jsonl(claude_subagent_run()))).url
+    )
+    outer = page.locator("sb-tool-call", has=page.locator(".sb-tool-name", has_text="Task")).first
+    assert outer.locator(".sb-agent-facts").inner_text().endswith("in 50 · out 25")
+    outer.locator(".sb-agent-toggle").click()
+    inner = page.locator(
+        "sb-tool-call[data-depth='1']", has=page.locator(".sb-tool-name", has_text="Task")
+    )
+    assert inner.locator(".sb-agent-facts").inner_text().endswith("in 20 · out 10")
+    # the main agent's own turns carry theirs
+    assert page.locator("main sb-text > .sb-usage, main sb-thinking > .sb-usage").count() >= 1
+    shot(page, "viewer-usage-agents.png", tmp_path, (1000, 800))

@@ -95,10 +95,12 @@ export class Outline {
   used(value) {
     this.usage = addUsage(this.usage, value);
     const call = typeof value.parent_id === "string" ? this.run.tools.get(value.parent_id) : undefined;
-    if (call !== undefined) {
-      call.agent ??= { rows: 0, tools: new Map(), errors: 0 };
-      call.agent.usage = addUsage(call.agent.usage ?? null, value);
-      this.run.list.touch(call);
+    if (call !== undefined) { // (and the sub-agents it is nested in: theirs include it)
+      for (let at = call; at; at = at.parent) {
+        at.agent ??= { rows: 0, tools: new Map(), errors: 0 };
+        at.agent.usage = addUsage(at.agent.usage ?? null, value);
+        this.run.list.touch(at);
+      }
       return;
     }
     const turn = this.turns[this.turns.length - 1];
