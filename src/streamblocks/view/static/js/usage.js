@@ -14,7 +14,12 @@ const TOKENS = [
 ];
 const FIELDS = [...TOKENS.map(([key]) => key), "reasoning_tokens", "duration_ms"];
 const COUNT = new Intl.NumberFormat("en-US");
-const SHORT = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+let short = null; // the compact format, made when first used (its locale data is not small)
+
+function compactFormat() {
+  short ??= new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+  return short;
+}
 
 // `into` (a sum, or null) with the turn `value` added: a field is summed over the turns
 // that record it, and stays absent when none does.
@@ -36,7 +41,7 @@ export function duration(ms) {
 
 // [[name, text]…] of a usage: its tokens (compact: "12.3K"; whole: "12,345") and its time.
 export function usageFacts(usage, compact = true) {
-  const format = compact ? SHORT : COUNT;
+  const format = compact ? compactFormat() : COUNT;
   const facts = [];
   for (const [key, name] of TOKENS) {
     if (typeof usage[key] === "number") facts.push([name, format.format(usage[key])]);
@@ -48,8 +53,8 @@ export function usageFacts(usage, compact = true) {
 // What an outline entry has room for: "1.2K out · 3.40 s" (the whole usage in its title).
 export function usageBrief(usage) {
   const brief = [];
-  if (typeof usage.output_tokens === "number") brief.push(`${SHORT.format(usage.output_tokens)} out`);
-  else if (typeof usage.input_tokens === "number") brief.push(`${SHORT.format(usage.input_tokens)} in`);
+  if (typeof usage.output_tokens === "number") brief.push(`${compactFormat().format(usage.output_tokens)} out`);
+  else if (typeof usage.input_tokens === "number") brief.push(`${compactFormat().format(usage.input_tokens)} in`);
   if (typeof usage.duration_ms === "number") brief.push(duration(usage.duration_ms));
   return brief.join(" · ");
 }
