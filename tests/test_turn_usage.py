@@ -59,6 +59,21 @@ def test_a_message_read_again_from_its_lines_is_counted_once() -> None:
     assert all(turn.duration_ms is None for turn in turns)
 
 
+def test_a_message_whose_lines_come_apart_is_counted_once() -> None:
+    # two sub-agents working at once: their messages' lines interleave
+    lines = [
+        line
+        for line in claude_session()
+        if line["type"] == "assistant" and line["message"]["id"] in ("msg_01A", "msg_01B")
+    ]
+    a, b = (
+        [line for line in lines if line["message"]["id"] == "msg_01A"],
+        [line for line in lines if line["message"]["id"] == "msg_01B"],
+    )
+    mixed = [a[0], b[0], a[1], b[1], a[2]]
+    assert [turn.output_tokens for turn in _turns(mixed)] == [96, 1234]
+
+
 def test_partial_messages_are_metered_from_their_stream_events_once() -> None:
     lines = claude_partial_run()
     deltas = [

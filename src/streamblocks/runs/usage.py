@@ -138,7 +138,7 @@ class Meter:
 
     def __init__(self) -> None:
         self._open: _Turn | None = None  # a Claude message or Anthropic stream under way
-        self._streamed: set[Any] = set()  # messages metered from their stream events
+        self._metered: set[Any] = set()  # the messages whose turn was opened once
         self._before: float | None = None  # the previous record's time
         self._codex_total: dict[str, Any] | None = None
         self._rollout_start: float | None = None  # a rollout turn's start, once it answers
@@ -211,13 +211,16 @@ class Meter:
         if kind == "stream_event":
             return self._anthropic_event(message, parent, stamp)
         key = message.get("id")
-        if key is not None and key in self._streamed:
-            return _NOTHING, _NOTHING  # its usage came with its stream events
         turn = self._open
         before = _NOTHING
         if turn is None or key is None or turn.key != key:
+            if key is not None and key in self._metered:
+                # its stream events said its usage, or its lines came apart (parallel
+                # sub-agents): counted once
+                return _NOTHING, _NOTHING
             before = self._ended()
             turn = self._open = _Turn(key, parent, self._before)
+            self._metered.add(key)
         usage = message.get("usage")
         if isinstance(usage, Mapping):
             turn.tokens = _anthropic(usage)
@@ -234,7 +237,7 @@ class Meter:
             before = self._ended()
             message = event.get("message")
             key = _get(message, "id")
-            self._streamed.add(key)
+            self._metered.add(key)
             turn = self._open = _Turn(("stream", key), parent, self._before)
             turn.tokens = _anthropic(_get(message, "usage"))
             return before, _NOTHING
