@@ -93,6 +93,9 @@ def test_a_run_without_usage_per_turn_says_none(
 
 def test_a_codex_run_shows_its_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     markdown = _extract(tmp_path, "codex.jsonl", jsonl(codex_run()), capsys=capsys)
+    # its one `codex exec` turn is several turns here: its usage covers them all
+    last = markdown.count("## Turn ")
+    assert last > 1 and f"*turns 1–{last}: in 1,200 · out 345 · cached 200*" in markdown
     assert any(
         info == "console" and content.startswith("$ ") for info, content in _fences(markdown)
     )

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.subagent_transcripts import claude_subagent_run
-from adapters.transcripts import jsonl
+from adapters.transcripts import codex_run, jsonl
 from streamblocks.cli import main
 from usage_runs import claude_session
 
@@ -95,3 +95,16 @@ def test_a_sub_agents_turns_are_summed_on_its_bar(pages: Any, serve: Any, tmp_pa
     # the main agent's own turns carry theirs
     assert page.locator("main sb-text > .sb-usage, main sb-thinking > .sb-usage").count() >= 1
     shot(page, "viewer-usage-agents.png", tmp_path, (1000, 800))
+
+
+def test_a_codex_turns_usage_covers_its_agent_loop(pages: Any, serve: Any, tmp_path: Path) -> None:
+    # one `codex exec` turn: reasoning, a command, a plan, file changes, calls, replies —
+    # several turns on the page, one usage for them all, on the first
+    page = pages().open(serve(fixtures.write(tmp_path, "codex.jsonl", jsonl(codex_run()))).url)
+    turns = page.evaluate("document.querySelector('sb-run').outline.turns.length")
+    assert turns > 1
+    line = page.locator("main .sb-usage")
+    assert line.count() == 1
+    assert " ".join(line.inner_text().split()) == f"TURNS 1–{turns} in 1.2K out 345 cached 200"
+    facts = dict(page.evaluate(FACTS))
+    assert facts["in"] == "1,200 tokens" and facts["turns metered"] == "1"

@@ -200,27 +200,34 @@ def _seconds(ms: float) -> str:
     return f"{ms / 1000:.2f} s" if ms < 10_000 else f"{ms / 1000:.1f} s"
 
 
-def _turn_line(turns: list[TurnUsage]) -> str:
+def _turn_line(turns: list[TurnUsage], label: str = "") -> str:
     """``*in 3 · out 96 · took 2.50 s*``: the tokens and time of a turn's model calls."""
     sums = _summed(turns)
     said = [f"{label} {int(sums[name]):,}" for name, label in _TURN_FIELDS if name in sums]
     if "duration_ms" in sums:
         said.append(f"took {_seconds(sums['duration_ms'])}")
     calls = f" ({len(turns)} model calls)" if len(turns) > 1 else ""
-    return f"*{' · '.join(said)}{calls}*\n" if said else ""
+    return f"*{label}{' · '.join(said)}{calls}*\n" if said else ""
 
 
 def _rows(rows: list[Any], run: _Run, depth: int, *, turns: bool) -> str:
     parts: list[str] = []
     turn, last = 0, None
-    heading, used = -1, []  # the current turn's heading in parts, and its usage so far
+    headings: list[int] = []  # where each turn's heading is in parts
+    metered: list[Any] = []  # [first turn, last turn, usage]: what the last usage covered
     for row in rows:
         if type(row) is TurnUsage:
-            if heading >= 0:
-                used.append(row)
-                parts[heading] = f"## Turn {turn}\n\n{_turn_line(used)}"
-            elif line := _turn_line([row]):
-                parts.append("Model turn: " + line)
+            if len(headings) > (metered[1] if metered else 0):  # turns since the last usage
+                metered = [metered[1] + 1 if metered else 1, len(headings), [row]]
+            elif metered:  # another model call in the same turn
+                metered[2].append(row)
+            else:
+                if line := _turn_line([row], "model call: "):
+                    parts.append(line)
+                continue
+            first, upto, used = metered
+            span = f"turns {first}–{upto}: " if upto > first else ""
+            parts[headings[first - 1]] = f"## Turn {first}\n\n{_turn_line(used, span)}"
             continue
         if (
             turns
@@ -228,7 +235,7 @@ def _rows(rows: list[Any], run: _Run, depth: int, *, turns: bool) -> str:
             and (last is None or isinstance(last, _TOOL_OUTPUT))
         ):
             turn += 1
-            heading, used = len(parts), []
+            headings.append(len(parts))
             parts.append(f"## Turn {turn}\n")
         parts.append(_row(row, run, depth))
         last = row

@@ -128,6 +128,7 @@ Object.assign(Item.prototype, {
   agent: null, // the sub-agent's outline (outline.js)
   turn: 0, // the number of the turn this row starts (outline.js)
   usage: null, // that turn's tokens and time (usage.js)
+  span: 0, // the last turn that usage covers (a Codex turn's covers its agent loop's)
 });
 
 export class VirtualList {

@@ -55,6 +55,7 @@ export class Outline {
     this.errors = [];
     this.agents = [];
     this.usage = null; // the sums of the turns' usage (usage.js), null when none is recorded
+    this.metered = null; // the turn the last usage went to
     this.target = null;
     this.changed = true;
     this.panel = document.querySelector("sb-outline");
@@ -91,7 +92,9 @@ export class Outline {
   }
 
   // A model turn's tokens and time: on the sub-agent of the call `value.parent_id` names,
-  // else on the last turn; summed for the footer.
+  // else on the first turn since the last usage (a Codex turn's usage covers every turn
+  // of its agent loop: "turns 1–3"), or with the last usage when no turn came since (two
+  // model calls in one turn); summed for the footer.
   used(value) {
     this.usage = addUsage(this.usage, value);
     const call = typeof value.parent_id === "string" ? this.run.tools.get(value.parent_id) : undefined;
@@ -103,9 +106,13 @@ export class Outline {
       }
       return;
     }
-    const turn = this.turns[this.turns.length - 1];
-    if (turn === undefined) return;
+    const last = this.metered; // the turn the last usage went to
+    const covered = last === null ? 0 : last.span;
+    const turn = this.turns.length > covered ? this.turns[covered] : last;
+    if (turn === null || turn === undefined) return;
     turn.usage = addUsage(turn.usage, value);
+    turn.span = this.turns.length;
+    this.metered = turn;
     this.run.list.touch(turn);
     this.changed = true;
   }
@@ -125,7 +132,7 @@ export class Outline {
     el.classList.toggle("sb-target", item === this.target);
     if (item.usage !== null) {
       el.querySelector(":scope > .sb-usage")?.remove();
-      el.prepend(usageLine(item.usage, `turn ${item.turn}`));
+      el.prepend(usageLine(item.usage, item.span > item.turn ? `turns ${item.turn}–${item.span}` : `turn ${item.turn}`));
     }
     if (!item.children) return;
     el.querySelector(":scope > .sb-agent")?.remove();
