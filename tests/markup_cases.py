@@ -381,3 +381,76 @@ CASES += [
         calls=[("get_weather", {"city": "Paris", "days": 2}), ("g", {})],
     ),
 ]
+
+# MiniMax M3: every tag behind the namespace token; values nested as elements, list
+# items as <item> (the template's form; vLLM's minimax_m3 / llama.cpp's chat parser)
+NS = "]<]minimax[>["
+ORDER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "order",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "qty": {"type": "integer"},
+                "ship": {"type": "object", "properties": {"zip": {"type": "integer"}}},
+                "items": {"type": "array", "items": {"type": "object"}},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    },
+}
+CASES += [
+    case(
+        "minimax-m3",
+        "<mm:think>Order it.</mm:think>On it.\n"
+        f'{NS}<tool_call>\n{NS}<invoke name="order">{NS}<qty>2{NS}</qty>'
+        f"{NS}<ship>{NS}<city>Paris{NS}</city>{NS}<zip>75001{NS}</zip>{NS}</ship>"
+        f"{NS}<items>{NS}<item>{NS}<sku>a-1{NS}</sku>{NS}</item>{NS}<item>{NS}<sku>b-2"
+        f"{NS}</sku>{NS}</item>{NS}</items>{NS}<tags>{NS}</tags>{NS}<note> as said {NS}</note>"
+        f'{NS}</invoke>\n{NS}<invoke name="g">{NS}</invoke>\n{NS}</tool_call>',
+        tools=[ORDER_TOOL],
+        thinking=["Order it."],
+        text="On it.\n",
+        calls=[
+            (
+                "order",
+                {
+                    "qty": 2,
+                    "ship": {"city": "Paris", "zip": 75001},
+                    "items": [{"sku": "a-1"}, {"sku": "b-2"}],
+                    "tags": [],
+                    "note": " as said ",
+                },
+            ),
+            ("g", {}),
+        ],
+    ),
+    case(  # no schema: <item> elements are a list, other elements an object
+        "minimax-m3",
+        f'</mm:think>Sure.{NS}<tool_call>{NS}<invoke name="f">{NS}<a>{NS}<item>x{NS}</item>'
+        f"{NS}<item>y{NS}</item>{NS}</a>{NS}<b>\n{NS}<c>1{NS}</c>\n{NS}</b>{NS}</invoke>"
+        f"{NS}</tool_call>",
+        text="Sure.",
+        calls=[("f", {"a": ["x", "y"], "b": {"c": "1"}})],
+    ),
+    case(  # the prompt opened thinking (thinking_mode "enabled")
+        "minimax-m3",
+        "Plan.</mm:think>\n\nDone.",
+        starts_in_thinking=True,
+        thinking=["Plan."],
+        text="Done.",
+    ),
+    case(
+        "minimax-m3",
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>{NS}<b>1{NS}</a>{NS}</invoke>{NS}</tool_call>',
+        errors=[
+            (False, f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>{NS}<b>1{NS}</a>{NS}</invoke>'),
+        ],
+    ),
+    case(
+        "minimax-m3",
+        f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>x',
+        errors=[(True, f'{NS}<tool_call>{NS}<invoke name="f">{NS}<a>x')],
+    ),
+]

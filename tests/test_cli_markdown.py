@@ -27,6 +27,7 @@ from streamblocks import (
 )
 from streamblocks.cli import main
 from streamblocks.cli.markdown import fenced, transcript
+from usage_runs import claude_session, codex_two_turns
 from view import fixtures
 
 PARSER = MarkdownIt("commonmark")
@@ -59,8 +60,42 @@ def test_a_claude_run_as_turns_calls_results_and_usage(
     assert "| input tokens | 120 |" in markdown and "| stop reason | end_turn |" in markdown
 
 
+def test_each_turn_says_its_tokens_and_time_and_the_end_their_sum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    markdown = _extract(tmp_path, "session.jsonl", jsonl(claude_session()), capsys=capsys)
+    tokens = PARSER.parse(markdown)
+    under = [  # the paragraph right under each turn's heading
+        tokens[i + 4].content
+        for i, t in enumerate(tokens)
+        if t.type == "heading_open" and tokens[i + 1].content.startswith("Turn ")
+    ]
+    assert under == [
+        "*in 3 · out 96 · cached 12,000 · cache write 4,200 · took 2.50 s*",
+        "*in 6 · out 1,234 · cached 16,200 · cache write 310 · took 4.25 s*",
+        "*in 4 · out 12 · cached 16,510 · cache write 120 · took 1.50 s*",
+    ]
+    # the run states no total: the usage at the end sums its turns
+    assert "| out tokens | 1,342 |" in markdown and "| model time | 8.25 s |" in markdown
+    assert "| turns metered | 3 |" in markdown
+
+
+def test_a_run_without_usage_per_turn_says_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "# Notes\n\nJust text.\n"
+    markdown = _extract(tmp_path, "notes.md", text, capsys=capsys)
+    assert "took" not in markdown and "turns metered" not in markdown
+    codex = _extract(tmp_path, "codex.jsonl", jsonl(codex_two_turns()), capsys=capsys)
+    # two replies with no tool between are one turn: what both added to the running total
+    assert "*in 50,001 · out 300 · cached 49,024 (2 model calls)*" in codex
+
+
 def test_a_codex_run_shows_its_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     markdown = _extract(tmp_path, "codex.jsonl", jsonl(codex_run()), capsys=capsys)
+    # its one `codex exec` turn is several turns here: its usage covers them all
+    last = markdown.count("## Turn ")
+    assert last > 1 and f"*turns 1–{last}: in 1,200 · out 345 · cached 200*" in markdown
     assert any(
         info == "console" and content.startswith("$ ") for info, content in _fences(markdown)
     )

@@ -4,8 +4,9 @@ Each fixture is streamed as real ``openai`` ``ChatCompletionChunk`` objects that
 the model (finish reason ``length`` for the truncated fixtures), whole, one character
 per chunk and in random chunkings, read by ``collect()``, and judged by canitoolcall's
 own checks (``checks.run_checks`` over every parse, ``assert_conforms`` on the whole
-one). The markup is ``markup_for(model, tools=…)``, as a user of an OpenAI-compatible
-server has it: the model's name only, never the generation prompt the corpus records.
+one). The markup is ``markup_for(model, thinking=…, tools=…)``, as a user of an
+OpenAI-compatible server has it: the model's name, the request's thinking switch and
+the tools offered, never the generation prompt the corpus records.
 
 ``python tests/test_markup_conformance.py`` prints the per-family table of
 docs/markup.md.
@@ -32,16 +33,8 @@ from openai.types.chat import ChatCompletionChunk
 from streamblocks import BlockRegistry, StreamBlockProcessor, collect
 from streamblocks.markup import markup_for
 
-# Fixtures whose expected parse the reply text and the model's name cannot give; see
-# docs/markup.md.
-_THINKING_ON = (
-    "the template of DeepSeek V3.1 and later closes thinking; this request opened it, "
-    "which only the request tells"
-)
-_THINKING_OFF = (
-    "the template opens thinking by default; this request closed it and the reply "
-    "begins with text, which only the request tells"
-)
+# Fixtures whose expected parse the reply text, the model's name and the request's
+# thinking switch cannot give; see docs/markup.md.
 LIMITS = {
     "kimi/k3-control-marker-text-in-value": (
         "the value holds the text of K3's argument closer; only token ids tell it from the marker"
@@ -53,23 +46,6 @@ LIMITS = {
     "kimi/k2i-vllm-noise-between-markers": (
         "text inside a tool-call section that is no call stays visible; the fixture drops it"
     ),
-    **{
-        f"deepseek/{version}-{case}": _THINKING_ON
-        for version in ("v32", "v4", "v41")
-        for case in (
-            "reasoning-single-call",
-            "reasoning-parallel-text-before",
-            "reasoning-no-call",
-            "truncated-in-reasoning",
-        )
-    },
-    "deepseek/v4-multi-turn-after-tool-result": _THINKING_ON,
-    "deepseek/v41-multi-turn-after-tool-result": _THINKING_ON,
-    "deepseek/vllm-v41-reasoning-text-before-parallel-calls": _THINKING_ON,
-    "glm/glm47-vllm-content-before-no-space": _THINKING_OFF,
-    "kimi/k3-vllm-no-call-thinking-disabled": _THINKING_OFF,
-    "kimi/k3-thinking-disabled-no-call": _THINKING_OFF,
-    "qwen3-xml/q38-thinking-disabled-no-call": _THINKING_OFF,
 }
 
 
@@ -95,7 +71,7 @@ def chunks_of(fixture: Fixture, pieces: list[str]) -> list[ChatCompletionChunk]:
 
 
 def parse(fixture: Fixture, pieces: list[str]) -> ParseResult:
-    markup = markup_for(fixture.models[0], tools=fixture.tools)
+    markup = markup_for(fixture.models[0], thinking=fixture.thinking, tools=fixture.tools)
     assert markup is not None, fixture.models[0]
     processor = StreamBlockProcessor(BlockRegistry(), markup=markup)
     step = collect(chunks_of(fixture, pieces), processor=processor)

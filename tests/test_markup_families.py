@@ -12,7 +12,7 @@ from streamblocks.markup.schema import python_literal, tool_schemas, typed
 
 def test_families_and_aliases() -> None:
     names = ("qwen3", "deepseek", "kimi", "glm", "llama", "mistral", "gemma4", "gpt-oss")
-    names += ("minimax", "seed", "hunyuan", "command", "nemotron", "phi4", "lfm2")
+    names += ("minimax", "minimax-m3", "seed", "hunyuan", "command", "nemotron", "phi4", "lfm2")
     assert names == FAMILIES
     assert Markup("hermes").family == "qwen3"
     assert Markup("Harmony").family == "gpt-oss"

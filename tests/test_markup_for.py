@@ -15,6 +15,8 @@ from streamblocks.markup.families import TEMPLATE_THINKING
     [
         ("MiniMaxAI/MiniMax-M2", "minimax"),
         ("MiniMaxAI/MiniMax-M2.5", "minimax"),
+        ("MiniMaxAI/MiniMax-M3", "minimax-m3"),
+        ("MiniMaxAI/MiniMax-M3-MXFP8", "minimax-m3"),
         ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed"),
         ("tencent/Hunyuan-A13B-Instruct", "hunyuan"),
         ("CohereLabs/command-a-reasoning-08-2025", "command"),

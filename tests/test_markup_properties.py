@@ -139,6 +139,19 @@ FRAGMENTS = {
         '<parameter name="a">',
         "</parameter>",
     ],
+    "minimax-m3": [
+        "<mm:think>",
+        "</mm:think>",
+        "]<]minimax[>[<tool_call>",
+        "]<]minimax[>[</tool_call>",
+        ']<]minimax[>[<invoke name="f">',
+        "]<]minimax[>[</invoke>",
+        "]<]minimax[>[<a>",
+        "]<]minimax[>[</a>",
+        "]<]minimax[>[<item>",
+        "]<]minimax[>[</item>",
+        "]<]minimax[>[",
+    ],
     "seed": [
         "<seed:think>",
         "</seed:think>",
@@ -416,6 +429,15 @@ WRITERS = {
             '<minimax:tool_call>\n<invoke name="f">\n'
             + "".join(f'<parameter name="{k}">{v}</parameter>\n' for k, v in a.items())
             + "</invoke>\n</minimax:tool_call>"
+        ),
+    ),
+    "minimax-m3": (
+        "minimax-m3",
+        False,
+        lambda a: (
+            ']<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="f">'
+            + "".join(f"]<]minimax[>[<{k}>{v}]<]minimax[>[</{k}>" for k, v in a.items())
+            + "]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>"
         ),
     ),
     "seed": (

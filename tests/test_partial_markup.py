@@ -435,3 +435,63 @@ def test_a_call_starts_and_streams_before_its_end(family: str, head: str) -> Non
     assert [s.attrs.get("name") for s in starts] == ["write"]
     deltas = [e for e in events if isinstance(e, BlockDelta)]
     assert deltas[-1].partial == {"path": "a.txt", "content": "li"}
+
+
+# -- MiniMax M3: values nested as elements, typed by a schema as deep as they are
+
+NS = "]<]minimax[>["
+M3_SCALARS = st.one_of(
+    st.booleans(),
+    st.integers(min_value=-(2**60), max_value=2**60),
+    st.floats(allow_nan=False, allow_infinity=False),
+    STRINGS.filter(lambda s: NS not in s),
+)
+M3_KEYS = st.text("abcxyz_", min_size=1, max_size=5)
+M3_VALUES = st.recursive(
+    M3_SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(M3_KEYS, inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+def m3_xml(value: Any) -> str:
+    """A value as MiniMax M3's chat template writes it."""
+    if isinstance(value, dict):
+        return "".join(f"{NS}<{k}>{m3_xml(v)}{NS}</{k}>" for k, v in value.items())
+    if isinstance(value, list):
+        return "".join(f"{NS}<item>{m3_xml(v)}{NS}</item>" for v in value)
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def schema_of(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return {"type": "object", "properties": {k: schema_of(v) for k, v in value.items()}}
+    if isinstance(value, list):
+        return {"type": "array", "prefixItems": [schema_of(v) for v in value]}
+    return {"type": KIND[type(value)]}
+
+
+@settings(max_examples=40, deadline=None)
+@given(arguments=st.dictionaries(M3_KEYS, M3_VALUES, max_size=4), seed=st.integers(0, 1000))
+def test_minimax_m3_streams_the_final_json(arguments: dict[str, Any], seed: int) -> None:
+    text = f'Hi {NS}<tool_call>\n{NS}<invoke name="f">{m3_xml(arguments)}{NS}</invoke>\n'
+    text += f"{NS}</tool_call> bye"
+    tools = [{"type": "function", "function": {"name": "f", "parameters": schema_of(arguments)}}]
+    answers = set()
+    for chunks in splits(text, seed):
+        events = streamed("minimax-m3", text, chunks, tools)
+        answers.add(check_streamed(events, arguments, exact=True))
+        assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Hi  bye"
+    assert len(answers) == 1
+
+
+def test_minimax_m3_nested_value_is_seen_whole_at_its_end() -> None:
+    head = f'{NS}<tool_call>{NS}<invoke name="f">{NS}<note>a b{NS}</note>{NS}<ship>{NS}<city>P'
+    session = StreamBlockProcessor(BlockRegistry(), markup="minimax-m3").session()
+    events = session.feed(head)
+    deltas = [e for e in events if isinstance(e, BlockDelta)]
+    assert "".join(d.text for d in deltas) == '{"note": "a b", "ship": '
+    events = session.feed(f"aris{NS}</city>{NS}</ship>")
+    assert [d.text for d in events if isinstance(d, BlockDelta)] == ['{"city": "Paris"}']

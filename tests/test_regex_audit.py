@@ -71,6 +71,10 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.formats.minimax._HEAD": ("match",),
     "streamblocks.markup.formats.minimax._PARAMETER": ("match", "search"),
     "streamblocks.markup.formats.llama._BUILT_IN": ("match",),
+    "streamblocks.markup.formats.minimax_m3._HEAD": ("match",),
+    "streamblocks.markup.formats.minimax_m3._TAG": ("match",),
+    "streamblocks.markup.formats.minimax_m3._UNFINISHED": ("match",),
+    "streamblocks.markup.formats.minimax_m3._OPEN": ("search",),
     "streamblocks.markup.formats.llama._TAGGED_NAME": ("match",),
     # redaction [runs]: a JSON key named like a secret
     "streamblocks.runs.redact._SECRET_KEY": ("match",),

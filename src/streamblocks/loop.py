@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import AsyncIterable, Iterable
+from collections.abc import AsyncIterable, Iterable, Mapping
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -53,6 +53,7 @@ def collect(
     processor: StreamBlockProcessor | None = None,
     output: type[BaseModel] | None = None,
     stop_reason: StopReason | str | None = None,
+    request: Mapping[str, Any] | None = None,
     **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """Fold one step's events into a :class:`StepResult`.
@@ -79,6 +80,11 @@ def collect(
     it such a stream that ends normally is an ended turn (``done``, or ``run_tools``
     with calls). A stop reason the stream names wins.
 
+    ``request``: the keyword arguments the stream was asked for with (what
+    :func:`~streamblocks.request` wrote, or the provider's own): with
+    ``markup="auto"``, the model markup is read for the request's thinking switch
+    (``thinking_of``) and its tools, so they are stated once.
+
     Calls whose result is in the stream (an agent that ran its own tools) are in
     ``step.ran_calls`` with their results, not in ``step.tool_calls``.
     """
@@ -89,7 +95,7 @@ def collect(
         if first is not _END:
             if _events(source, processor, first):
                 proc = processor or StreamBlockProcessor(BlockRegistry())
-                events: Iterable[Any] = proc.process(_chain(first, iterator))
+                events: Iterable[Any] = proc.process(_chain(first, iterator), request=request)
             else:
                 folder.add(first)
                 events = iterator
@@ -106,6 +112,7 @@ async def acollect(
     processor: StreamBlockProcessor | None = None,
     output: type[BaseModel] | None = None,
     stop_reason: StopReason | str | None = None,
+    request: Mapping[str, Any] | None = None,
     **callbacks: Unpack[Callbacks],
 ) -> StepResult:
     """:func:`collect` for an async stream; callbacks may be coroutine functions."""
@@ -120,7 +127,9 @@ async def acollect(
         if first is not _END:
             if _events(source, processor, first):
                 proc = processor or StreamBlockProcessor(BlockRegistry())
-                events: AsyncIterable[Any] = proc.process_stream(_achain(first, iterator))
+                events: AsyncIterable[Any] = proc.process_stream(
+                    _achain(first, iterator), request=request
+                )
             else:
                 folder.add(first)
                 events = iterator

@@ -29,6 +29,7 @@ def request(
     tools: Tools | Iterable[Any] | None = None,
     output: type[BaseModel] | None = None,
     native_output: bool = False,
+    thinking: bool | None = None,
 ) -> dict[str, Any]:
     """The keyword arguments of ``provider``'s streaming call for ``messages``.
 
@@ -39,6 +40,10 @@ def request(
     ``native_output=True`` the provider's own JSON-schema mode (OpenAI
     ``response_format``/``text.format``, Gemini ``response_schema``; Anthropic has
     none: ``ValueError``). ``collect(..., output=Model)`` reads the answer either way.
+    ``thinking``: the chat template's thinking switch of an open-weight model served by
+    an OpenAI-compatible server (``provider="openai"``): ``extra_body`` carries it as
+    ``chat_template_kwargs`` under each key the templates read; ``collect(...,
+    request=kw)`` gives it (and the tools) to ``markup="auto"``.
     """
     module = provider_module(provider)
     toolset = tools if isinstance(tools, Tools) or tools is None else Tools(tools)
@@ -54,7 +59,24 @@ def request(
             raise TypeError(
                 f"request() takes streamblocks.content.Message objects, got {message!r}"
             )
-    return module.build(messages, specs, native)  # type: ignore[no-any-return]
+    kw: dict[str, Any] = module.build(messages, specs, native)
+    if thinking is not None:
+        if provider != "openai":
+            raise ValueError(
+                f"thinking= is the chat template's switch of an OpenAI-compatible server "
+                f"(provider='openai'), not of {provider!r}: use that API's own option"
+            )
+        kw["extra_body"] = {"chat_template_kwargs": template_switch(thinking)}
+    return kw
+
+
+def template_switch(thinking: bool) -> dict[str, Any]:
+    """The ``chat_template_kwargs`` that turn thinking on or off, under every key the
+    open-weight models' templates read (a template ignores the others): ``thinking``
+    (DeepSeek, Kimi, GLM), ``enable_thinking`` (Qwen3, Hunyuan, Nemotron),
+    ``thinking_mode`` (MiniMax M3)."""
+    mode = "enabled" if thinking else "disabled"
+    return {"thinking": thinking, "enable_thinking": thinking, "thinking_mode": mode}
 
 
 def read_request(kw: dict[str, Any], *, provider: str) -> list[Message]:

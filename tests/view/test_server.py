@@ -735,11 +735,14 @@ def test_a_file_s_whole_messages_arrive_as_one_chunk_each(serve: Any, tmp_path: 
     types = _types(events)
     assert {"TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"} <= set(types)
     assert not {"REASONING_START", "TOOL_CALL_START"} & set(types)
-    # the last text has the run's result (a RAW event) between its content and its end
+    # the last text has its turn's usage and the run's result (a RAW event) between its
+    # content and its end
     [opened] = [index for index, kind in enumerate(types) if kind == "TEXT_MESSAGE_START"]
     assert types[opened:] == [
-        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RAW", "TEXT_MESSAGE_END", "RUN_FINISHED",
+        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "CUSTOM", "RAW", "TEXT_MESSAGE_END",
+        "RUN_FINISHED",
     ]  # fmt: skip
+    assert events[len(events) - 4]["name"] == "streamblocks.view.usage"
     # the card of a call read whole fills at once: no value as far as written
     assert _names_of(events, "streamblocks.view.partial") == []
     # message ids carry 8 characters of the run's stream id, not 32, and stay unique

@@ -4,9 +4,10 @@ Readable in any Markdown viewer: the run's turns as sections, its text as writte
 Markdown already), thinking as a quote, each tool call with its arguments and its result
 as fenced blocks, commands, file changes, code, plans and custom blocks likewise, a
 sub-agent's rows nested under the call that started it (as a quote, one level deeper per
-sub-agent), rejected blocks with their error, and the run's outcome and usage at the
-end. A fence is always longer than any run of backticks inside it, so no text from the
-run can end it. Blocks become content-model blocks the way
+sub-agent), rejected blocks with their error, each turn's tokens and time under its
+heading where the run records them (:mod:`~streamblocks.runs.usage`), and the run's
+outcome and usage at the end. A fence is always longer than any run of backticks inside
+it, so no text from the run can end it. Blocks become content-model blocks the way
 :class:`~streamblocks.content.MessageAccumulator` makes them.
 """
 
@@ -37,11 +38,19 @@ from ..core.events import (
     TextDelta,
 )
 from ..runs.redact import Redactor
+from ..runs.usage import TurnUsage
 
 _PLAIN_ATTRS = ("id", "block_type", "parent_id")  # said in the row's head, or by nesting
 _TOOL_OUTPUT = (ToolResultBlock, CommandBlock, FileChangeBlock, CodeBlock, TodoBlock)
 _STARTS_TURN = (list, ThinkingBlock, ToolCallBlock)  # (a list: a run of text)
 _TODO = {"in_progress": " *(in progress)*"}
+_TURN_FIELDS = (
+    ("input_tokens", "in"),
+    ("output_tokens", "out"),
+    ("cache_read_tokens", "cached"),
+    ("cache_write_tokens", "cache write"),
+    ("reasoning_tokens", "reasoning"),
+)
 
 
 def fenced(text: str, info: str = "") -> str:
@@ -89,6 +98,7 @@ class _Run:
         self.parent_of: dict[str, str] = {}
         self.finished: StreamFinished | None = None
         self.raw: dict[str, Any] = {}
+        self.turns: list[TurnUsage] = []
 
     def add(self, event: Any) -> None:
         kind = type(event)
@@ -115,6 +125,9 @@ class _Run:
             self._rows(self.parent_of.get(event.block_id or "")).append(event)
         elif kind is StreamFinished:
             self.finished = event
+        elif kind is TurnUsage:
+            self.turns.append(event)
+            self._rows(event.parent_id).append(event)
         elif kind is Passthrough and isinstance(event.event, dict):
             for key in ("duration_ms", "total_cost_usd", "num_turns"):
                 if isinstance(event.event.get(key), (int, float)):
@@ -173,15 +186,56 @@ def _row(row: Any, run: _Run, depth: int) -> str:
     return fenced(_json(row.model_dump(mode="json")), "json")
 
 
+def _summed(turns: list[TurnUsage]) -> dict[str, float]:
+    """The turns' fields added up, each over the turns that record it."""
+    sums: dict[str, float] = {}
+    for turn in turns:
+        for name, value in turn.said().items():
+            if name != "parent_id":
+                sums[name] = sums.get(name, 0) + value
+    return sums
+
+
+def _seconds(ms: float) -> str:
+    return f"{ms / 1000:.2f} s" if ms < 10_000 else f"{ms / 1000:.1f} s"
+
+
+def _turn_line(turns: list[TurnUsage], label: str = "") -> str:
+    """``*in 3 · out 96 · took 2.50 s*``: the tokens and time of a turn's model calls."""
+    sums = _summed(turns)
+    said = [f"{label} {int(sums[name]):,}" for name, label in _TURN_FIELDS if name in sums]
+    if "duration_ms" in sums:
+        said.append(f"took {_seconds(sums['duration_ms'])}")
+    calls = f" ({len(turns)} model calls)" if len(turns) > 1 else ""
+    return f"*{label}{' · '.join(said)}{calls}*\n" if said else ""
+
+
 def _rows(rows: list[Any], run: _Run, depth: int, *, turns: bool) -> str:
-    parts, turn, last = [], 0, None
+    parts: list[str] = []
+    turn, last = 0, None
+    headings: list[int] = []  # where each turn's heading is in parts
+    metered: list[Any] = []  # [first turn, last turn, usage]: what the last usage covered
     for row in rows:
+        if type(row) is TurnUsage:
+            if len(headings) > (metered[1] if metered else 0):  # turns since the last usage
+                metered = [metered[1] + 1 if metered else 1, len(headings), [row]]
+            elif metered:  # another model call in the same turn
+                metered[2].append(row)
+            else:
+                if line := _turn_line([row], "model call: "):
+                    parts.append(line)
+                continue
+            first, upto, used = metered
+            span = f"turns {first}–{upto}: " if upto > first else ""
+            parts[headings[first - 1]] = f"## Turn {first}\n\n{_turn_line(used, span)}"
+            continue
         if (
             turns
             and isinstance(row, _STARTS_TURN)
             and (last is None or isinstance(last, _TOOL_OUTPUT))
         ):
             turn += 1
+            headings.append(len(parts))
             parts.append(f"## Turn {turn}\n")
         parts.append(_row(row, run, depth))
         last = row
@@ -201,6 +255,11 @@ def _usage(run: _Run) -> str:
                     lines.append((name.replace("_", " "), f"{value:,}"))
             if usage.cost_usd is not None:
                 lines.append(("cost", f"${usage.cost_usd:.4f}"))
+        if usage is None and run.turns:  # the run states no total: its turns' sum
+            sums = _summed(run.turns)
+            for name, label in _TURN_FIELDS:
+                if name in sums:
+                    lines.append((f"{label} tokens", f"{int(sums[name]):,}"))
         lines.append(("blocks", f"{finished.counts.blocks:,}"))
         if finished.error:
             lines.append(("error", finished.error))
@@ -208,6 +267,11 @@ def _usage(run: _Run) -> str:
         lines.append(("cost", f"${run.raw['total_cost_usd']:.4f}"))
     if "duration_ms" in run.raw:
         lines.append(("duration", f"{run.raw['duration_ms'] / 1000:.1f} s"))
+    if run.turns:
+        lines.append(("turns metered", f"{len(run.turns):,}"))
+        model_time = _summed(run.turns).get("duration_ms")
+        if model_time is not None:
+            lines.append(("model time", _seconds(model_time)))
     if not lines:
         return ""
     table = "".join(f"| {name} | {value.replace('|', '/')} |\n" for name, value in lines)

@@ -10,7 +10,7 @@ registered syntaxes. The core sees only that protocol.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # (not at run time: the face imports this module, which stays light)
@@ -26,8 +26,9 @@ class MarkupPlan(Protocol):
         names the model, so each stream gets its own entries."""
         ...
 
-    def entries(self, model: str | None) -> SyntaxPlan:
-        """The plan entries, first in priority (``model``: the stream's, when ``auto``)."""
+    def entries(self, model: str | None, request: Mapping[str, Any] | None = None) -> SyntaxPlan:
+        """The plan entries, first in priority (``model``: the stream's, when ``auto``;
+        ``request``: the keyword arguments the stream was asked for with, if known)."""
         ...
 
     def model_of(self, item: Any) -> str | None:

@@ -3,10 +3,8 @@ drivers (sync and async) that feed a session from an iterable."""
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import uuid
-from collections import deque
 from collections.abc import (
     AsyncIterable,
     AsyncIterator,
@@ -22,6 +20,7 @@ from ..adapters.detection import adapter_hint
 from ..adapters.protocols import InputAdapter, OutputAdapter
 from ..transforms import DeltaTransform, compose_transforms
 from .abort import AbortingSession, AbortPolicy, AbortSpec
+from .drivers import AsyncEvents, Events, close_quietly, close_source, outgoing
 from .errors import RegistryError, SnapshotError
 from .limits import Limits
 from .markup_hook import resolve_markup
@@ -129,12 +128,20 @@ class StreamBlockProcessor:
             return unknown
         return unknown.get(syntax.name, unknown.get("*", "text"))
 
-    def session(self, stream_id: str | None = None, *, model: str | None = None) -> Session:
+    def session(
+        self,
+        stream_id: str | None = None,
+        *,
+        model: str | None = None,
+        request: Mapping[str, Any] | None = None,
+    ) -> Session:
         """A fresh sans-IO session for one stream. ``model``: the model the stream
-        comes from, for ``markup="auto"`` (the drivers read it from the first item)."""
+        comes from, for ``markup="auto"`` (the drivers read it from the first item);
+        ``request``: the keyword arguments it was asked for with (its thinking switch
+        and tools, for ``markup="auto"``)."""
         plan, stream_id = self.plan(), stream_id or uuid.uuid4().hex
         if self.markup is not None and self._auto:
-            plan = (*self.markup.entries(model), *plan)
+            plan = (*self.markup.entries(model, request), *plan)
         if self.abort_policy is not None:
             return AbortingSession(
                 plan,
@@ -165,7 +172,11 @@ class StreamBlockProcessor:
         return session
 
     def process(
-        self, source: Iterable[Any], *, output_adapter: OutputAdapter | None = None
+        self,
+        source: Iterable[Any],
+        *,
+        output_adapter: OutputAdapter | None = None,
+        request: Mapping[str, Any] | None = None,
     ) -> Iterator[Any]:
         """Events of a synchronous stream of text chunks or provider events.
 
@@ -174,43 +185,48 @@ class StreamBlockProcessor:
         The source is closed (its ``close()`` called) when the stream ends, when the
         consumer stops early (closing this generator) and when ``abort_on`` fires; an
         exception from the source comes out unchanged after the events already decided.
+        ``request``: as for :meth:`session`.
         """
-        return Events(self._events(source, output_adapter))
+        return Events(self._events(source, output_adapter, request))
 
     def _events(
-        self, source: Iterable[Any], output_adapter: OutputAdapter | None
+        self,
+        source: Iterable[Any],
+        output_adapter: OutputAdapter | None,
+        request: Mapping[str, Any] | None,
     ) -> Generator[Any, None, None]:
         iterator = iter(source)
         first = list(itertools.islice(iterator, 1)) if self._auto else []
-        session = self.session(model=self._model_of(first))
+        session = self.session(model=self._model_of(first), request=request)
         out = self._output_for_stream(output_adapter)
         try:
             for item in itertools.chain(first, iterator):
                 events = session.feed(item)
                 if session.aborted is not None:
-                    _close_source(iterator)
-                    yield from _outgoing(out, events)
+                    close_source(iterator)
+                    yield from outgoing(out, events)
                     break
-                yield from _outgoing(out, events)
-            yield from _outgoing(out, session.close())
+                yield from outgoing(out, events)
+            yield from outgoing(out, session.close())
         finally:
-            _close_quietly(session)
-            _close_source(iterator)
+            close_quietly(session)
+            close_source(iterator)
 
     def process_stream(
         self,
         source: AsyncIterable[Any] | Iterable[Any],
         *,
         output_adapter: OutputAdapter | None = None,
+        request: Mapping[str, Any] | None = None,
     ) -> AsyncIterator[Any]:
         """Events of an asynchronous stream (a plain iterable is accepted too).
 
-        ``output_adapter`` as for :meth:`process`. The source is closed
+        ``output_adapter`` and ``request`` as for :meth:`process`. The source is closed
         (``await aclose()``) when the stream ends, when the returned iterator is closed
         (``aclose()``, ``contextlib.aclosing``), when the task is cancelled or times out,
         and when ``abort_on`` fires.
         """
-        return AsyncEvents(self, source, output_adapter)
+        return AsyncEvents(self, source, output_adapter, request)
 
     def _model_of(self, first: list[Any]) -> str | None:
         """The model the stream names (``markup="auto"``: its first item, if any)."""
@@ -223,137 +239,6 @@ class StreamBlockProcessor:
         adapter = adapter if adapter is not None else self.output_adapter
         for_stream = getattr(adapter, "for_stream", None)
         return for_stream() if for_stream is not None else adapter
-
-
-_END = object()
-
-
-class Events:
-    """The events of one synchronous stream (what :meth:`~StreamBlockProcessor.process`
-    returns): its generator, closed when the consumer drops it (a compiled one is not)."""
-
-    def __init__(self, events: Generator[Any, None, None]) -> None:
-        self._events = events
-
-    def __iter__(self) -> Events:
-        return self
-
-    def __next__(self) -> Any:
-        return next(self._events)
-
-    def close(self) -> None:
-        self._events.close()
-
-    def __del__(self) -> None:
-        self._events.close()
-
-
-class AsyncEvents:
-    """The events of one asynchronous stream (what :meth:`~StreamBlockProcessor.process_stream`
-    returns): an async iterator that reads the source as the consumer asks for events.
-
-    A class, not an async generator, because mypyc compiles async methods but not async
-    generators. Like one it closes the source when it ends, when it is closed, and when
-    an exception (cancellation, a timeout, the source's own error) passes through it.
-    """
-
-    def __init__(
-        self,
-        processor: StreamBlockProcessor,
-        source: AsyncIterable[Any] | Iterable[Any],
-        output_adapter: OutputAdapter | None,
-    ) -> None:
-        self._processor = processor
-        self._source = source
-        self._adapter = output_adapter
-        self._out: OutputAdapter | None = None
-        self._sync: Iterator[Any] | None = None  # the sync driver, for a plain iterable
-        self._iterator: Any = None
-        self._session: Session | None = None
-        self._ready: deque[Any] = deque()
-        self._ended = False  # the source is read to its end (or abort_on fired)
-        self._closed = False
-
-    def __aiter__(self) -> AsyncEvents:
-        return self
-
-    async def __anext__(self) -> Any:
-        try:
-            while not self._ready:
-                if self._ended or self._closed:
-                    await self.aclose()
-                    raise StopAsyncIteration
-                await self._read()
-        except BaseException:
-            await self.aclose()
-            raise
-        return self._ready.popleft()
-
-    async def _read(self) -> None:
-        """Read one item of the source (the first call: start the stream)."""
-        if self._sync is None and self._session is None:
-            await self._start()
-            return
-        if self._sync is not None:
-            event = next(self._sync, _END)
-            if event is _END:
-                self._ended = True
-            else:
-                self._ready.append(event)
-            return
-        session = self._session
-        assert session is not None
-        item = await anext(self._iterator, _END)
-        if item is _END:
-            self._ready.extend(_outgoing(self._out, session.close()))
-            self._ended = True
-            return
-        events = session.feed(item)
-        if session.aborted is not None:
-            await _aclose_source(self._iterator)
-            self._ready.extend(_outgoing(self._out, events))
-            self._ready.extend(_outgoing(self._out, session.close()))
-            self._ended = True
-            return
-        self._ready.extend(_outgoing(self._out, events))
-
-    async def _start(self) -> None:
-        processor, source = self._processor, self._source
-        if not isinstance(source, AsyncIterable):
-            self._sync = processor.process(source, output_adapter=self._adapter)
-            return
-        self._iterator = aiter(source)
-        first = [await anext(self._iterator, _END)] if processor._auto else []
-        first = [item for item in first if item is not _END]
-        self._session = session = processor.session(model=processor._model_of(first))
-        self._out = processor._output_for_stream(self._adapter)
-        for item in first:
-            self._ready.extend(_outgoing(self._out, session.feed(item)))
-
-    async def aclose(self) -> None:
-        """Stop: the session is released and the source closed (once)."""
-        if self._closed:
-            return
-        self._closed = True
-        self._ready.clear()
-        if self._sync is not None:
-            _close_source(self._sync)
-        if self._session is not None:
-            _close_quietly(self._session)
-        if self._iterator is not None:
-            await _aclose_source(self._iterator)
-
-
-def _outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:
-    if adapter is None:
-        return events
-    converted: list[Any] = []
-    for event in events:
-        if getattr(event, "type", None) == "PASSTHROUGH":
-            converted.extend(adapter.passthrough(event.event))
-        else:
-            converted.extend(adapter.to_protocol_event(event))
-    return converted
 
 
 def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> None:
@@ -369,23 +254,3 @@ def _check_inline(plan: list[tuple[Syntax, TypeTable]]) -> None:
                 f"block types use different {type(syntax).__name__} configurations "
                 f"({other!r}, {syntax!r}); register them with one instance"
             )
-
-
-def _close_source(iterator: Any) -> None:
-    """Close a source iterator once (a generator ignores a second ``close``)."""
-    close = getattr(iterator, "close", None)
-    if close is not None:
-        close()
-
-
-async def _aclose_source(iterator: Any) -> None:
-    aclose = getattr(iterator, "aclose", None)
-    if aclose is not None:
-        await aclose()
-
-
-def _close_quietly(session: Session) -> None:
-    """Release a session whose consumer stopped early; its last events are dropped."""
-    if not session.closed:
-        with contextlib.suppress(Exception):
-            session.close()

@@ -14,8 +14,14 @@ Stop = Callable[[str], "re.Match[str] | None"]
 @functools.lru_cache(maxsize=256)
 def visible_search(starts: str | None, openers: tuple[str, ...]) -> Search:
     """The one search of the visible state: an opener, or a newline before a line that
-    a marker may start (any newline when ``starts`` is ``None``)."""
+    a marker may start (any newline when ``starts`` is ``None``); and, at the text's
+    end, the start of an opener inside which another one begins (MiniMax M3's
+    ``]<]minimax[>[<tool_call>`` holds XML's ``<``), so that the shorter one found
+    later does not release the longer one's start as text."""
     parts = [re.escape(opener) for opener in sorted(set(openers), key=len, reverse=True)]
+    hiding = [o for o in sorted(set(openers)) if _hides_one(o, openers)]
+    prefixes = {opener[:end] for opener in hiding for end in range(1, len(opener))}
+    parts += [re.escape(p) + "\\Z" for p in sorted(prefixes, key=len, reverse=True)]
     if starts is None:
         parts.append("\n")
     elif starts:
@@ -23,6 +29,13 @@ def visible_search(starts: str | None, openers: tuple[str, ...]) -> Search:
     if not parts:
         return nothing
     return re.compile("|".join(parts)).search
+
+
+def _hides_one(opener: str, openers: tuple[str, ...]) -> bool:
+    """Another opener begins inside ``opener`` and none begins it: a search would find
+    that one while ``opener``'s start is still held."""
+    inside = any(other in opener[1:] for other in openers)
+    return inside and not any(opener.startswith(o) for o in openers if o != opener)
 
 
 @functools.lru_cache(maxsize=256)

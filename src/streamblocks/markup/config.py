@@ -7,6 +7,8 @@ from typing import Any
 
 from ..core.registry import TypeTable
 from .families import ALIASES, FAMILIES, Markup, markup_for, unknown
+from .schema import tool_schemas
+from .switch import thinking_of
 from .syntax import MarkupSyntax
 
 AUTO = "auto"
@@ -55,11 +57,29 @@ def markup_plan(markups: Sequence[Markup]) -> list[tuple[MarkupSyntax, TypeTable
     return [(MarkupSyntax(markup), TypeTable({})) for markup in markups]
 
 
-def for_model(model: str | None) -> tuple[Markup, ...]:
+def for_model(model: str | None, request: Mapping[str, Any] | None = None) -> tuple[Markup, ...]:
     """``markup="auto"``: the markup of the model a stream names (none when unnamed or
-    unknown)."""
-    found = markup_for(model) if model else None
+    unknown), for the request's thinking switch and tools when they are known."""
+    if not model:
+        return ()
+    if request is None:
+        found = markup_for(model)
+    else:
+        found = markup_for(model, thinking=thinking_of(request), tools=request_tools(request))
     return (found,) if found is not None else ()
+
+
+def request_tools(request: Mapping[str, Any]) -> Any:
+    """The OpenAI-format tools of a request's keyword arguments (``None`` when it offers
+    none, or tools in a format that names no function: Gemini's declarations)."""
+    tools = request.get("tools")
+    if not isinstance(tools, Sequence) or isinstance(tools, str):
+        return None
+    try:
+        tool_schemas(tools)
+    except (TypeError, ValueError):
+        return None
+    return tools
 
 
 class MarkupChoice:
@@ -70,9 +90,11 @@ class MarkupChoice:
         self.option = markup_option(spec)
         self.auto = self.option == AUTO
 
-    def entries(self, model: str | None) -> list[tuple[MarkupSyntax, TypeTable]]:
+    def entries(
+        self, model: str | None, request: Mapping[str, Any] | None = None
+    ) -> list[tuple[MarkupSyntax, TypeTable]]:
         option = self.option
-        return markup_plan(for_model(model) if isinstance(option, str) else option)
+        return markup_plan(for_model(model, request) if isinstance(option, str) else option)
 
     def model_of(self, item: Any) -> str | None:
         return model_of(item)

@@ -24,6 +24,7 @@ FAMILIES: tuple[str, ...] = (
     "gemma4",
     "gpt-oss",
     "minimax",
+    "minimax-m3",
     "seed",
     "hunyuan",
     "command",
@@ -59,6 +60,8 @@ def unknown(name: str) -> str:
 
 
 MARKERS: tuple[tuple[str, str], ...] = (
+    ("]<]minimax[>[<tool_call>", "minimax-m3"),
+    ("<mm:think>", "minimax-m3"),
     ("<arg_key>", "glm"),
     ("<tool_call>", "qwen3"),
     ("<function=", "qwen3"),
@@ -181,6 +184,7 @@ _MODEL_FAMILIES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), family)
     for pattern, family in (
         (r"gpt-oss", "gpt-oss"),
+        (r"minimax-m[3-9]", "minimax-m3"),
         (r"minimax-m2", "minimax"),
         (r"seed-oss", "seed"),
         (r"hunyuan|(?:^|[/-])hy-?3", "hunyuan"),
@@ -237,6 +241,7 @@ TEMPLATE_THINKING: tuple[tuple[str, bool, bool, tuple[str, ...]], ...] = (
     ),
     (r"kimi-k(?:2\.[6-9]|[3-9])", True, True, ("moonshotai/Kimi-K2.6", "moonshotai/Kimi-K3")),
     (r"minimax-m2", True, True, ("MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.5")),
+    (r"minimax-m[3-9]", False, True, ("MiniMaxAI/MiniMax-M3",)),
     (
         r"nemotron-(?:nano-(?:9b|12b)-v2|3|nano-3)",
         True,
@@ -273,6 +278,7 @@ _THINKING_MARKERS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "kimi": (("<think>", "<|open|>think<|sep|>"), ("</think>", "<|close|>think<|sep|>")),
     "gpt-oss": (("<|channel|>analysis<|message|>",), ("<|end|>",)),
     "seed": (("<seed:think>",), ("</seed:think>",)),
+    "minimax-m3": (("<mm:think>",), ("</mm:think>",)),
     "command": (("<|START_THINKING|>",), ("<|END_THINKING|>",)),
 }
 _THINK = (("<think>",), ("</think>",))

@@ -63,7 +63,9 @@ class CallFormat:
     streams on its own (see :mod:`streamblocks.markup.items`). ``name_ends``: the
     characters one of which ends every match of ``name`` (``""``: not known, or a match
     that looks ahead): a head without its name that gains none of them still has none,
-    so the lean step does not search it again (:meth:`CallBody.unnamed`).
+    so the lean step does not search it again (:meth:`CallBody.unnamed`). ``stream``:
+    makes the argument stream of a format that needs its own (MiniMax M3's nested
+    elements), given the tools' schemas.
     """
 
     opener: str
@@ -77,6 +79,7 @@ class CallFormat:
     tagging: Tagging | None = None
     item: Callable[[Any], Call] | None = None
     name_ends: str = ""
+    stream: Callable[[ToolSchemas], Streamed] | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return by_constructor(self)  # (snapshots, in either build: see core/frozen.py)
@@ -84,6 +87,8 @@ class CallFormat:
     def argument_stream(self, schemas: ToolSchemas, first: str) -> Streamed:
         """What streams the arguments of a body that starts with ``first`` as JSON text
         (a body that starts with ``{`` is JSON, never tagged)."""
+        if self.stream is not None:
+            return self.stream(schemas)
         if self.tagging is not None and first != "{":
             return TaggedStream(self.tagging, schemas)
         keyed = self.arguments is KEYED_ARGUMENTS

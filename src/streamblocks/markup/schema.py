@@ -83,6 +83,12 @@ def is_text(schema: Mapping[str, Any] | None) -> bool:
     return schema is None or set(_types(schema)) <= {"string"}
 
 
+def types_of(schema: Mapping[str, Any] | None) -> list[str]:
+    """The JSON types ``schema`` allows (its ``type``, or those of its ``anyOf`` /
+    ``oneOf`` options); none when it says nothing."""
+    return [] if schema is None else _types(schema)
+
+
 def stated(text: str, kind: str) -> Any:
     """``text`` as a value of the type a format states (DSML ``string="false"``,
     Kimi K3 ``type="number"``); the string when it does not fit."""

@@ -22,6 +22,7 @@ from .loading import check_adapter_name
 from .model import Record, event_dict
 from .reading import Warn, warn_on_stderr
 from .registries import registry_for
+from .usage import metered
 
 WARNINGS_KEPT = 100
 """A run's warning messages kept in its ``STREAM_FINISHED`` record (all are counted)."""
@@ -133,7 +134,9 @@ class RunReader:
             handle, name, adapter=self._adapter, chunk=options.chunk, encoding=encoding, warn=warn
         )
 
-    def _events(self, opener: Callable[[], Source]) -> Iterator[tuple[Source, Any]]:
+    def _events(
+        self, opener: Callable[[], Source], usage: bool = False
+    ) -> Iterator[tuple[Source, Any]]:
         try:
             source = opener()
             try:
@@ -143,7 +146,9 @@ class RunReader:
                     unknown=self.unknown,
                     markup=self.options.markup,
                 )
-                for event in processor.process(_paced(source.items, self.options.delay)):
+                items = _paced(source.items, self.options.delay)
+                events = metered(processor.process, items) if usage else processor.process(items)
+                for event in events:
                     yield source, event
             finally:
                 source.close()
@@ -152,11 +157,14 @@ class RunReader:
         except RunError as exc:
             raise InputError(str(exc)) from None
 
-    def events(self, path: str, warn: Warn = warn_on_stderr) -> Iterator[tuple[Source, Any]]:
+    def events(
+        self, path: str, warn: Warn = warn_on_stderr, *, usage: bool = False
+    ) -> Iterator[tuple[Source, Any]]:
         """Every processor event of the file ``path`` (``-``: stdin), with the source it
-        came from, as the input arrives (a pipe's lines as they are written). An input
-        that cannot be read raises :class:`InputError`; a bad line is a ``warn``."""
-        return self._events(lambda: self._open(path, warn))
+        came from, as the input arrives (a pipe's lines as they are written); ``usage``:
+        with each model turn's :class:`~.usage.TurnUsage` among them. An input that
+        cannot be read raises :class:`InputError`; a bad line is a ``warn``."""
+        return self._events(lambda: self._open(path, warn), usage)
 
     def _records(
         self, opener: Callable[[Warn], Source], warn: Warn | None, on_bytes: OnBytes | None

@@ -35,6 +35,9 @@ from ..core.events import (
     StreamFinished,
     TextDelta,
 )
+from .usage import TurnUsage
+
+_ENDS_TEXT = (BlockStart, BlockEnd, BlockError, StreamFinished, TurnUsage)
 
 KINDS = ("API key", "token", "private key", "secret", "e-mail", "home directory")
 TAIL = 256  # characters a stream holds back: longer than any secret's unmatched start
@@ -224,7 +227,7 @@ def redact_events(events: Iterable[Any], redactor: Redactor) -> Iterator[Any]:
             if out:
                 yield event._replace(text=out, partial_at=None)
             continue
-        if text is not None and kind in (BlockStart, BlockEnd, BlockError, StreamFinished):
+        if text is not None and kind in _ENDS_TEXT:
             rest = text.close()
             text = None
             if rest:

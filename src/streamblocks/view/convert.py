@@ -29,10 +29,11 @@ library raised; also printed on stderr), ``tool_error`` (``TOOL_CALL_RESULT`` ha
 error flag), ``parent`` (with an AG-UI SDK older than 1.0 only: the next row belongs to
 the sub-agent started by the tool call ``parent_id``; in 1.0 the events carry the
 sub-agent's ``subagent_run_id`` and ``SUBAGENT_STARTED`` names its call),
-``partial`` (a tool call's arguments as far as written, ``BlockDelta.partial``, so the
-card fills while they stream: sent on every delta up to 2 KB of arguments, then each
-time they grew by a quarter, so a long call costs a few times its size, not its square;
-not for a call read whole, whose card fills at once)
+``usage`` (a model turn's tokens and time, :class:`~streamblocks.runs.usage.TurnUsage`:
+after the turn's rows), ``partial`` (a tool call's arguments as far as written,
+``BlockDelta.partial``, so the card fills while they stream: sent on every delta up to
+2 KB of arguments, then each time they grew by a quarter, so a long call costs a few
+times its size, not its square; not for a call read whole, whose card fills at once)
 and ``stopped`` (the run will not finish: the viewer was stopped, or reading the input
 failed).
 """
@@ -55,6 +56,7 @@ from .. import (
     TextDelta,
 )
 from ..ext.agui.payloads import jsonable
+from ..runs.usage import TurnUsage
 from .wire import CHUNKS, WireAdapter, custom_event, encode, opened
 
 if TYPE_CHECKING:
@@ -222,6 +224,8 @@ class Converter:
             return self._call_delta(event)
         if isinstance(event, Passthrough):
             return list(self.output.passthrough(event.event))
+        if kind is TurnUsage:
+            return [viewer_event("usage", event.said())]
         out = self.to_agui(event)
         if isinstance(event, BlockError):
             self.calls.pop(event.block_id or "", None)

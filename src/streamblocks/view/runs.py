@@ -30,6 +30,7 @@ from .. import AdapterWarning, StreamBlockProcessor, StreamStarted
 from ..content import Message, MessageAccumulator
 from ..runs.live import BadInput, Document
 from ..runs.redact import Redactor, redact_events
+from ..runs.usage import metered
 from .convert import Converter, viewer_event
 from .message import finished, message_events
 from .wire import encode
@@ -201,6 +202,8 @@ def _events(
             else:
                 yield from _input(item, converter)
 
+    if first.__class__ is dict:  # records that may say each turn's usage
+        return metered(processor.process, inputs())
     return processor.process(inputs())  # (returned, not wrapped: one frame less per event)
 
 

@@ -198,7 +198,7 @@ def _markdown(args: argparse.Namespace, paths: list[str], out: TextIO) -> int:
     """``--markdown``: each run as a transcript, one after another."""
     reader = RunReader(_options(args))
     for path in paths:
-        events: Iterable[Any] = (event for _, event in reader.events(path))
+        events: Iterable[Any] = (event for _, event in reader.events(path, usage=True))
         redactor = Redactor() if args.redact else None
         if redactor is not None:
             events = redact_events(events, redactor)

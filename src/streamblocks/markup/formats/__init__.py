@@ -13,6 +13,7 @@ from .kimi import KIMI
 from .lfm2 import LFM2
 from .llama import LLAMA
 from .minimax import MINIMAX
+from .minimax_m3 import MINIMAX_M3
 from .mistral import MISTRAL
 from .nemotron import NEMOTRON
 from .phi4 import PHI4
@@ -29,6 +30,7 @@ GRAMMARS: dict[str, Grammar] = {
     "gemma4": GEMMA4,
     "gpt-oss": HARMONY,
     "minimax": MINIMAX,
+    "minimax-m3": MINIMAX_M3,
     "seed": SEED,
     "hunyuan": HUNYUAN,
     "command": COMMAND,

@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { FILTER_OF } from "./list.js";
+import { duration } from "./usage.js";
 
 const KINDS = [
   ["thinking", "Thinking"],
@@ -100,10 +101,6 @@ function tokens(value) {
   return `${COUNT.format(value)} token${value === 1 ? "" : "s"}`;
 }
 
-function seconds(ms) {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10000 ? 2 : 1)} s`;
-}
-
 function fact([name, value]) {
   return h("span", { class: "sb-fact", "data-name": name }, h("span", { class: "sb-fact-name", text: name }), value);
 }
@@ -152,7 +149,9 @@ class Footer extends HTMLElement {
   finish(run, result, error, reason = null) {
     this.done = true;
     const facts = [];
-    const usage = result.usage ?? {};
+    // the run's own total when it states one, else the sum of its turns' (usage.js)
+    const turns = run.outline.usage;
+    const usage = result.usage && typeof result.usage.input_tokens === "number" ? result.usage : turns ?? result.usage ?? {};
     const stop = result.stop_reason;
     this.status.textContent = run.dataset.state;
     this.dataset.outcome = error ? "error" : run.dataset.state === "stopped" ? "stopped" : "ok";
@@ -165,12 +164,16 @@ class Footer extends HTMLElement {
     if (input) facts.push(["in", input]);
     if (output) facts.push(["out", output]);
     if (cached) facts.push(["cached", cached]);
+    const written = tokens(usage.cache_write_tokens);
+    if (written) facts.push(["cache write", written]);
+    if (turns) facts.push(["turns metered", COUNT.format(turns.turns)]);
+    if (typeof turns?.duration_ms === "number") facts.push(["model time", duration(turns.duration_ms)]);
     const cost = typeof usage.cost_usd === "number" ? usage.cost_usd : this.cost;
     if (typeof cost === "number") facts.push(["cost", `$${cost.toFixed(4)}`]);
     const counts = result.counts ?? {};
     if (typeof counts.blocks === "number") facts.push(["blocks", COUNT.format(counts.blocks)]);
     if (counts.errors) facts.push(["rejected", COUNT.format(counts.errors)]);
-    if (this.duration !== null) facts.push(["run took", seconds(this.duration)]);
+    if (this.duration !== null) facts.push(["run took", duration(this.duration)]);
     this.facts.replaceChildren(...facts.map(fact));
     if (this.masked) this.facts.append(fact(["redacted", this.masked]));
   }

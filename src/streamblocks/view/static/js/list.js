@@ -126,6 +126,9 @@ Object.assign(Item.prototype, {
   open: null, // the reader's open/closed <details>, by position
   error: null, // what went wrong, for the outline
   agent: null, // the sub-agent's outline (outline.js)
+  turn: 0, // the number of the turn this row starts (outline.js)
+  usage: null, // that turn's tokens and time (usage.js)
+  span: 0, // the last turn that usage covers (a Codex turn's covers its agent loop's)
 });
 
 export class VirtualList {

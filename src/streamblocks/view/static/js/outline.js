@@ -6,6 +6,7 @@
 // opens and closes its nested rows.
 
 import { h, preview } from "./dom.js";
+import { addUsage, usageBrief, usageFacts, usageLine, usageTitle } from "./usage.js";
 
 const LIST_LIMIT = 300; // entries drawn per outline list; the ‹ › buttons reach the rest
 
@@ -53,6 +54,8 @@ export class Outline {
     this.calls = [];
     this.errors = [];
     this.agents = [];
+    this.usage = null; // the sums of the turns' usage (usage.js), null when none is recorded
+    this.metered = null; // the turn the last usage went to
     this.target = null;
     this.changed = true;
     this.panel = document.querySelector("sb-outline");
@@ -62,6 +65,7 @@ export class Outline {
 
   turn(item) {
     this.turns.push(item);
+    item.turn = this.turns.length;
     this.changed = true;
   }
 
@@ -87,6 +91,32 @@ export class Outline {
     }
   }
 
+  // A model turn's tokens and time: on the sub-agent of the call `value.parent_id` names,
+  // else on the first turn since the last usage (a Codex turn's usage covers every turn
+  // of its agent loop: "turns 1–3"), or with the last usage when no turn came since (two
+  // model calls in one turn); summed for the footer.
+  used(value) {
+    this.usage = addUsage(this.usage, value);
+    const call = typeof value.parent_id === "string" ? this.run.tools.get(value.parent_id) : undefined;
+    if (call !== undefined) { // (and the sub-agents it is nested in: theirs include it)
+      for (let at = call; at; at = at.parent) {
+        at.agent ??= { rows: 0, tools: new Map(), errors: 0 };
+        at.agent.usage = addUsage(at.agent.usage ?? null, value);
+        this.run.list.touch(at);
+      }
+      return;
+    }
+    const last = this.metered; // the turn the last usage went to
+    const covered = last === null ? 0 : last.span;
+    const turn = this.turns.length > covered ? this.turns[covered] : last;
+    if (turn === null || turn === undefined) return;
+    turn.usage = addUsage(turn.usage, value);
+    turn.span = this.turns.length;
+    this.metered = turn;
+    this.run.list.touch(turn);
+    this.changed = true;
+  }
+
   failed(item, label) {
     item.error = label;
     this.errors.push(item);
@@ -100,6 +130,10 @@ export class Outline {
   // Parts of a drawn row that are not its content: the sub-agent bar, the jump target.
   decorate(item, el) {
     el.classList.toggle("sb-target", item === this.target);
+    if (item.usage !== null) {
+      el.querySelector(":scope > .sb-usage")?.remove();
+      el.prepend(usageLine(item.usage, item.span > item.turn ? `turns ${item.turn}–${item.span}` : `turn ${item.turn}`));
+    }
     if (!item.children) return;
     el.querySelector(":scope > .sb-agent")?.remove();
     const agent = item.agent ?? { rows: 0, tools: new Map(), errors: 0 };
@@ -107,6 +141,7 @@ export class Outline {
     const facts = [plural(agent.rows, "row")];
     if (tools) facts.push(`tool calls: ${tools}`);
     if (agent.errors) facts.push(plural(agent.errors, "error"));
+    if (agent.usage) facts.push(usageFacts(agent.usage).map((fact) => fact.join(" ")).join(" · "));
     const toggle = h("button", { class: "sb-agent-toggle", type: "button", "aria-label": item.expanded ? "Hide the sub-agent's rows" : "Show the sub-agent's rows" },
       item.expanded ? "▾ Sub-agent" : "▸ Sub-agent");
     toggle.setAttribute("aria-expanded", String(item.expanded));
@@ -199,7 +234,9 @@ class OutlinePanel extends HTMLElement {
       if (!details.open || details.childElementCount > 1) return;
       const list = h("ol", { class: "sb-entry-list" });
       for (const item of items.slice(0, LIST_LIMIT)) {
-        const entry = h("button", { class: "sb-entry", type: "button", "data-kind": item.kind }, item.error ?? describe(item));
+        const entry = h("button", { class: "sb-entry", type: "button", "data-kind": item.kind },
+          h("span", { class: "sb-entry-text", text: item.error ?? describe(item) }),
+          item.usage ? h("span", { class: "sb-entry-usage", text: usageBrief(item.usage), title: usageTitle(item.usage) }) : null);
         entry.addEventListener("click", () => this.outline.jump(item));
         list.append(h("li", {}, entry));
       }
