@@ -136,6 +136,9 @@ def end_call(r: Reader, *, quiet: bool) -> bool:
         fail(r, f"a broken tool call: {items.broken}", unclosed=False)
         return True
     if not calls:
+        if not r.sink.started:  # an empty list ("[]"): the model called none, framing
+            r.reset()
+            return True
         fail(r, "no tool call in the markup", unclosed=False)
         return True
     if items is not None:  # the calls that ended before the array's end

@@ -171,6 +171,7 @@ _LITERAL_NODES = (
     ast.Constant,
     ast.Dict,
     ast.List,
+    ast.Set,
     ast.Tuple,
     ast.UnaryOp,
     ast.USub,
@@ -180,8 +181,8 @@ _LITERAL_NODES = (
 
 
 def python_literal(text: str) -> Any:
-    """A Python literal made of constants, lists, tuples and dicts (tuples become
-    lists): ``ValueError`` for anything else."""
+    """A Python literal made of constants, lists, tuples, sets and dicts (tuples and
+    sets become lists, in the order written): ``ValueError`` for anything else."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -195,10 +196,18 @@ def check_literal(tree: ast.AST) -> Any:
     for node in ast.walk(tree):
         if not isinstance(node, _LITERAL_NODES):
             raise ValueError(f"not a literal: {type(node).__name__}")
+    tree = _SetsAsLists().visit(tree)
     try:
         return _lists(ast.literal_eval(tree))
     except (ValueError, TypeError, RecursionError) as exc:
         raise ValueError(f"not a literal: {exc}") from None
+
+
+class _SetsAsLists(ast.NodeTransformer):
+    """A set literal as a list of its items in the order written (JSON has no set)."""
+
+    def visit_Set(self, node: ast.Set) -> ast.AST:
+        return ast.List([self.visit(item) for item in node.elts], ast.Load())
 
 
 def _lists(value: Any) -> Any:

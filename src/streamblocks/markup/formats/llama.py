@@ -37,7 +37,7 @@ def _pythonic(body: str, schemas: ToolSchemas) -> list[Call]:
     """``[f(a=1), g()]`` (or one call without the brackets): names and literal keyword
     arguments only; nothing is evaluated but literals."""
     try:
-        tree = ast.parse(body.strip(), mode="eval").body
+        tree = _parsed(body.strip())
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise ValueError(f"the call list is not Python ({exc})") from None
     items = tree.elts if isinstance(tree, ast.List) else [tree]
@@ -45,14 +45,62 @@ def _pythonic(body: str, schemas: ToolSchemas) -> list[Call]:
     for item in items:
         need(isinstance(item, ast.Call), "an item of the list is not a call")
         assert isinstance(item, ast.Call)
-        need(isinstance(item.func, ast.Name), "a call is not to a plain name")
+        name = _dotted(item.func)
+        need(name is not None, "a call is not to a name")
         need(not item.args, "a call has positional arguments")
         arguments: dict[str, Any] = {}
         for keyword in item.keywords:
             need(keyword.arg is not None, "a call has **arguments")
             arguments[str(keyword.arg)] = check_literal(keyword.value)
-        calls.append(Call(item.func.id, arguments))  # type: ignore[attr-defined]
+        calls.append(Call(str(name), arguments))
     return calls
+
+
+def _parsed(source: str) -> ast.expr:
+    """``source`` as a Python expression; once more with the raw newlines and NULs
+    inside its strings escaped when Python refuses them (a multi-line shell command
+    in one pair of quotes)."""
+    try:
+        return ast.parse(source, mode="eval").body
+    except (SyntaxError, ValueError) as exc:
+        repaired = _escaped_in_strings(source)
+        if repaired == source:
+            raise exc from None
+        return ast.parse(repaired, mode="eval").body
+
+
+_RAW = {"\n": "\\n", "\r": "\\r", "\x00": "\\x00"}
+
+
+def _escaped_in_strings(source: str) -> str:
+    """``source`` with ``\\n``, ``\\r`` and NUL written as escapes where they stand
+    inside a one-line string literal (quotes and backslash escapes followed)."""
+    out: list[str] = []
+    quote, escape = "", False
+    for char in source:
+        if quote and char in _RAW and not escape:
+            out.append(_RAW[char])
+            continue
+        out.append(char)
+        if escape:
+            escape = False
+        elif quote and char == "\\":
+            escape = True
+        elif char in "'\"" and (not quote or char == quote):
+            quote = "" if quote else char
+    return "".join(out)
+
+
+def _dotted(func: ast.expr) -> str | None:
+    """The name a call is to: ``f``, or a dotted ``grocery.order`` (BFCL's names)."""
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return None
+    parts.append(func.id)
+    return ".".join(reversed(parts))
 
 
 _BUILT_IN = re.compile(r"\A\s*([A-Za-z_]\w*)\.call\s*(?=\()")
