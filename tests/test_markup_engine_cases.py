@@ -341,6 +341,45 @@ CASES += [
         ],
     ),
 ]
+# -- Nemotron Nano v2 (vLLM tests/tool_parsers/test_nemotron_nano_v2_tool_parser.py) and
+# Phi-4-mini (vLLM tests/tool_parsers/test_phi4mini_tool_parser.py)
+CASES += [
+    case(  # one call written as an object, not an array of one
+        "vllm-nemotron-single-object",
+        "nemotron",
+        '<TOOLCALL>{"name": "lookup", "arguments": {"query": "vllm"}}</TOOLCALL>',
+        calls=[("lookup", {"query": "vllm"})],
+    ),
+    case(
+        "vllm-nemotron-string-arguments",
+        "nemotron",
+        '<TOOLCALL>[{"name": "run_query", "arguments": "{\\"sql\\": \\"select 1\\"}"}]</TOOLCALL>',
+        calls=[("run_query", {"sql": "select 1"})],
+    ),
+    case(  # vLLM keeps the <think> block in the content (its reasoning parser takes it)
+        "vllm-nemotron-think",
+        "nemotron",
+        "<think>\nI need the weather for Tokyo.\n</think>\n"
+        '<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]</TOOLCALL>',
+        thinking=["I need the weather for Tokyo."],
+        calls=[("get_weather", {"city": "Tokyo"})],
+    ),
+    case(  # vLLM drops the text around the calls: it is visible text here
+        "vllm-phi4-surrounding-text",
+        "phi4",
+        "Let me check the weather for you.\n"
+        'functools[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]\n'
+        "Would you like to know more?",
+        shown="Let me check the weather for you.\n\nWould you like to know more?",
+        calls=[("get_weather", {"city": "Tokyo"})],
+    ),
+    case(  # an empty list: no call, the text after it visible (it was swallowed unclosed)
+        "vllm-phi4-empty",
+        "phi4",
+        "functools[] This is just text",
+        shown=" This is just text",
+    ),
+]
 # vLLM also reads month=07 as 7 and repairs 'sed -n '360,450p' f' (quotes of the string's
 # own kind inside it): neither is Python, and guessing would change a zip code or a
 # shell command, so both stay broken calls that tell the model why.

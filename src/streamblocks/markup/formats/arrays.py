@@ -15,6 +15,8 @@ from ..schema import ToolSchemas
 
 ARRAY = EndSpec(balanced="[", strings='"')
 """A body that is one JSON array (it ends where the array closes)."""
+OBJECT = EndSpec(balanced="{", strings='"')
+"""A body that is one call written as an object, not an array of one."""
 
 
 def named_item(item: Any) -> Call:
@@ -46,6 +48,8 @@ def array_calls(body: str, item: Callable[[Any], Call]) -> list[Call]:
         items = json.loads(body)
     except (ValueError, RecursionError) as exc:
         raise ValueError(f"the call array is not valid JSON ({exc})") from None
+    if isinstance(items, dict):  # one call, not an array of one (Nemotron writes both)
+        items = [items]
     need(isinstance(items, list), "not a JSON array of calls")
     return [item(found) for found in items]
 
@@ -72,12 +76,12 @@ def array_call(
     """A JSON array of calls after ``opener``, ``closer`` after it."""
     return CallFormat(
         opener,
-        ARRAY,
+        {"[": ARRAY, "{": OBJECT, "": ARRAY},
         _ArrayParse(item),
         name=array_name(name_key),
         name_ends='"',
         tail=closer,
-        arguments=arguments_after(rf"\A\s*\[\s*{KEYED}"),
+        arguments=arguments_after(rf"\A\s*(?:\[\s*)?{KEYED}"),
         item=item,
     )
 
@@ -86,6 +90,6 @@ def array_name(name_key: str) -> re.Pattern[str]:
     """The name of the first call of an array: its ``name_key`` member, after string
     members."""
     return re.compile(
-        r'\A\s*\[\s*\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*'
+        r'\A\s*(?:\[\s*)?\{\s*(?:"[^"\\]*"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)*'
         rf'"{name_key}"\s*:\s*"(?P<name>[^"\\]+)"'
     )

@@ -17,6 +17,8 @@ from ..schema import ToolSchemas, check_literal, python_literal
 from ..tagged import Tagging, closed_by
 
 _JSON = EndSpec(balanced="{", strings='"')
+JSON_BODY = _JSON
+"""A body that is one JSON object (it ends where the object closes)."""
 _PYTHONIC = EndSpec(balanced="[", strings="\"'")
 _BUILT_IN_END = EndSpec(balanced="(", strings="\"'")  # NAME.call(…)
 
