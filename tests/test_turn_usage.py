@@ -163,3 +163,18 @@ def test_usage_is_json() -> None:
         "input_tokens": 3, "output_tokens": 96, "cache_read_tokens": 12000,
         "cache_write_tokens": 4200, "duration_ms": 2500.0,
     }  # fmt: skip
+
+
+def test_odd_records_say_nothing_and_never_raise() -> None:
+    odd: list[Any] = [
+        {"type": ["assistant"], "message": {"usage": {"output_tokens": 1}}},
+        {"type": "assistant", "message": "not a mapping", "timestamp": 10**400},
+        {"type": "assistant", "message": {"id": "m", "usage": [1, 2]}, "timestamp": "yesterday"},
+        {"type": "stream_event", "event": {"type": "message_delta", "usage": {"output_tokens": "9"}}},
+        {"type": "turn.completed", "usage": {"input_tokens": True, "output_tokens": None}},
+        {"type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": 7}}},
+        {"type": "response.completed", "response": None},
+        {"candidates": "none", "usageMetadata": {"promptTokenCount": "8"}},
+        {"done": True, "eval_count": "many", "total_duration": -1},
+    ]
+    assert _turns(odd) == []  # (a duration below zero, from clocks run backwards, neither)

@@ -60,13 +60,27 @@ class TurnUsage(NamedTuple):
         return any(value is not None for value in self[:6])
 
 
+def _ms(seconds: float) -> float | None:
+    """A duration in milliseconds; none when the clocks ran backwards."""
+    return round(seconds * 1000, 1) if seconds >= 0 else None
+
+
 def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return (
+        value
+        if value.__class__ is int or (isinstance(value, int) and not isinstance(value, bool))
+        else None
+    )
+
+
+def _mapping(value: Any) -> bool:
+    """Whether ``value`` is a mapping (a parsed record's dict: no ABC check for those)."""
+    return value.__class__ is dict or isinstance(value, Mapping)
 
 
 def _get(raw: Any, *path: str) -> Any:
     for key in path:
-        if not isinstance(raw, Mapping):
+        if not _mapping(raw):
             return None
         raw = raw.get(key)
     return raw
@@ -128,7 +142,7 @@ class _Turn:
 
     def usage(self, duration_ms: float | None = None) -> TurnUsage:
         if duration_ms is None and self.started is not None and self.ended is not None:
-            duration_ms = round((self.ended - self.started) * 1000, 1)
+            duration_ms = _ms(self.ended - self.started)
         return TurnUsage(**self.tokens, duration_ms=duration_ms, parent_id=self.parent)
 
 
@@ -148,12 +162,25 @@ class Meter:
         """(the turns that ended before ``item``, the turn ``item`` ended)."""
         if item.__class__ is not dict:
             return _NOTHING, _NOTHING
-        stamp = timestamp(item) if "timestamp" in item else None
-        try:
-            return self._read(item, stamp)
-        finally:
-            if stamp is not None:
-                self._before = stamp
+        kind = item.get("type")
+        if kind.__class__ is not str:
+            kind = None  # (a type that is not a string names no format's record)
+        stamp = _stamp(item) if "timestamp" in item else None
+        read = _BY_TYPE.get(kind)
+        found: tuple[Any, Any]
+        if read is not None:
+            found = read(self, kind, item, stamp)
+        elif self._open is not None:  # a record of no turn: it ends the open one
+            found = self._ended(), _NOTHING
+        elif kind is None:  # the formats whose records have no type
+            found = _NOTHING, self._untyped(item)
+        else:
+            found = _NOTHING, _NOTHING  # (most records: nothing to read)
+        if stamp is not None:
+            self._before = stamp
+        if found[1]:  # (a usage record whose every count was unreadable says nothing)
+            found = found[0], tuple(usage for usage in found[1] if usage.recorded())
+        return found
 
     def close(self) -> list[TurnUsage]:
         """The turn still open when the run ends."""
@@ -164,37 +191,40 @@ class Meter:
             self._gemini = None
         return [usage for usage in out if usage.recorded()]
 
-    def _read(self, item: dict[str, Any], stamp: float | None) -> tuple[Any, Any]:
-        kind = item.get("type")
-        if kind == "assistant" or kind == "stream_event":
-            message = item.get("message") if kind == "assistant" else item.get("event")
-            return self._claude(kind, message, item.get("parent_tool_use_id"), stamp)
-        if kind.__class__ is str and kind in _ANTHROPIC:  # an Anthropic stream
-            return self._anthropic_event(item, None, stamp)
-        before = self._ended()
-        after: Any = _NOTHING
-        if kind == "turn.completed":
-            after = self._codex_turn(item.get("usage"))
-        elif kind == "event_msg" or kind == "response_item":
-            after = self._rollout(kind, item.get("payload"), stamp)
-        elif kind == "response.completed" or kind == "response.incomplete":
-            after = self._responses(item.get("response"))
-        elif "usage" in item and "choices" in item:  # an OpenAI Chat chunk
+    def _claude_line(self, kind: str, item: dict[str, Any], stamp: float | None) -> Any:
+        message = item.get("message") if kind == "assistant" else item.get("event")
+        return self._claude(kind, message, item.get("parent_tool_use_id"), stamp)
+
+    def _anthropic_line(self, kind: str, item: dict[str, Any], stamp: float | None) -> Any:
+        return self._anthropic_event(item, None, stamp)
+
+    def _codex_line(self, kind: str, item: dict[str, Any], stamp: float | None) -> Any:
+        return self._ended(), self._codex_turn(item.get("usage"))
+
+    def _rollout_line(self, kind: str, item: dict[str, Any], stamp: float | None) -> Any:
+        return self._ended(), self._rollout(kind, item.get("payload"), stamp)
+
+    def _responses_line(self, kind: str, item: dict[str, Any], stamp: float | None) -> Any:
+        return self._ended(), self._responses(item.get("response"))
+
+    def _untyped(self, item: dict[str, Any]) -> Any:
+        """An OpenAI Chat chunk's, a Gemini chunk's or Ollama's last line's usage."""
+        if "usage" in item and "choices" in item:  # an OpenAI Chat chunk
             usage = item.get("usage")
-            if isinstance(usage, Mapping):
-                after = (TurnUsage(**_openai(usage, "prompt_tokens", "completion_tokens")),)
+            if _mapping(usage):
+                return (TurnUsage(**_openai(usage, "prompt_tokens", "completion_tokens")),)
         elif "usageMetadata" in item or "usage_metadata" in item:
-            after = self._gemini_chunk(item)
+            return self._gemini_chunk(item)
         elif item.get("done") is True and "eval_count" in item:  # Ollama's last line
             duration = _int(item.get("total_duration"))
-            after = (
+            return (
                 TurnUsage(
                     input_tokens=_int(item.get("prompt_eval_count")),
                     output_tokens=_int(item.get("eval_count")),
-                    duration_ms=None if duration is None else round(duration / 1e6, 1),
+                    duration_ms=None if duration is None else _ms(duration / 1e9),
                 ),
             )
-        return before, after
+        return _NOTHING
 
     def _ended(self) -> Any:
         """The open turn, ended by a record that is not part of it."""
@@ -206,7 +236,7 @@ class Meter:
         return (usage,) if usage.recorded() else _NOTHING
 
     def _claude(self, kind: str, message: Any, parent: Any, stamp: float | None) -> tuple[Any, Any]:
-        if not isinstance(message, Mapping):
+        if not _mapping(message):
             return self._ended(), _NOTHING
         if kind == "stream_event":
             return self._anthropic_event(message, parent, stamp)
@@ -222,7 +252,7 @@ class Meter:
             turn = self._open = _Turn(key, parent, self._before)
             self._metered.add(key)
         usage = message.get("usage")
-        if isinstance(usage, Mapping):
+        if _mapping(usage):
             turn.tokens = _anthropic(usage)
         if stamp is not None:
             turn.ended = stamp
@@ -254,7 +284,7 @@ class Meter:
         return _NOTHING, _NOTHING
 
     def _codex_turn(self, raw: Any) -> Any:
-        if not isinstance(raw, Mapping):
+        if not _mapping(raw):
             return _NOTHING
         total = _codex(raw)
         before = self._codex_total
@@ -269,7 +299,7 @@ class Meter:
         return (TurnUsage(**total),)
 
     def _rollout(self, kind: str, payload: Any, stamp: float | None) -> Any:
-        if not isinstance(payload, Mapping):
+        if not _mapping(payload):
             return _NOTHING
         if kind == "response_item":  # the model said something: its turn has begun
             answers = payload.get("role") != "user" and not str(payload.get("type")).endswith(
@@ -281,27 +311,27 @@ class Meter:
         if payload.get("type") != "token_count":
             return _NOTHING
         last = _get(payload, "info", "last_token_usage")
-        if not isinstance(last, Mapping):
+        if not _mapping(last):
             return _NOTHING
         start, self._rollout_start = self._rollout_start, None
         duration = None
         if start is not None and stamp is not None:
-            duration = round((stamp - start) * 1000, 1)
+            duration = _ms(stamp - start)
         return (TurnUsage(**_codex(last), duration_ms=duration),)
 
     def _responses(self, response: Any) -> Any:
         usage = _get(response, "usage")
-        if not isinstance(usage, Mapping):
+        if not _mapping(usage):
             return _NOTHING
         duration = None
         started, ended = _get(response, "created_at"), _get(response, "completed_at")
         if isinstance(started, (int, float)) and isinstance(ended, (int, float)):
-            duration = round((ended - started) * 1000, 1)
+            duration = _ms(ended - started)
         return (TurnUsage(**_openai(usage, "input_tokens", "output_tokens"), duration_ms=duration),)
 
     def _gemini_chunk(self, item: Mapping[str, Any]) -> Any:
         raw = item.get("usageMetadata", item.get("usage_metadata"))
-        if isinstance(raw, Mapping):
+        if _mapping(raw):
             self._gemini = _gemini(raw)
         candidates = item.get("candidates")
         first = candidates[0] if isinstance(candidates, list) and candidates else None
@@ -309,6 +339,26 @@ class Meter:
             return _NOTHING
         said, self._gemini = self._gemini, None
         return _NOTHING if said is None else (TurnUsage(**said),)
+
+
+_BY_TYPE: dict[Any, Callable[[Meter, Any, dict[str, Any], float | None], tuple[Any, Any]]] = {
+    "assistant": Meter._claude_line,
+    "stream_event": Meter._claude_line,
+    **dict.fromkeys(_ANTHROPIC, Meter._anthropic_line),
+    "turn.completed": Meter._codex_line,
+    "event_msg": Meter._rollout_line,
+    "response_item": Meter._rollout_line,
+    "response.completed": Meter._responses_line,
+    "response.incomplete": Meter._responses_line,
+}
+"""The reader of each record type that may end a turn or say its usage."""
+
+
+def _stamp(item: dict[str, Any]) -> float | None:
+    try:
+        return timestamp(item)
+    except (OverflowError, ValueError):  # (a number no float holds)
+        return None
 
 
 def metered(
