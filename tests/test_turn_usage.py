@@ -107,6 +107,14 @@ def test_codex_exec_turns_are_what_each_running_total_added() -> None:
     ]
 
 
+def test_codex_turns_that_report_themselves_alone_are_taken_as_they_are() -> None:
+    lines = codex_two_turns()
+    lines[-1]["usage"] = dict(lines[3]["usage"])  # the same counts again: not a running total
+    assert [turn.input_tokens for turn in _turns(lines)] == [24763, 24763]
+    lines[-1]["usage"] = {"input_tokens": 900, "cached_input_tokens": 0, "output_tokens": 40}
+    assert [turn.input_tokens for turn in _turns(lines)] == [24763, 900]
+
+
 def test_a_codex_rollouts_token_counts_with_the_time_since_the_model_was_asked() -> None:
     (turn,) = _turns(codex_rollout())  # the token_count without info says nothing
     assert turn == TurnUsage(
@@ -170,7 +178,10 @@ def test_odd_records_say_nothing_and_never_raise() -> None:
         {"type": ["assistant"], "message": {"usage": {"output_tokens": 1}}},
         {"type": "assistant", "message": "not a mapping", "timestamp": 10**400},
         {"type": "assistant", "message": {"id": "m", "usage": [1, 2]}, "timestamp": "yesterday"},
-        {"type": "stream_event", "event": {"type": "message_delta", "usage": {"output_tokens": "9"}}},
+        {
+            "type": "stream_event",
+            "event": {"type": "message_delta", "usage": {"output_tokens": "9"}},
+        },
         {"type": "turn.completed", "usage": {"input_tokens": True, "output_tokens": None}},
         {"type": "event_msg", "payload": {"type": "token_count", "info": {"last_token_usage": 7}}},
         {"type": "response.completed", "response": None},

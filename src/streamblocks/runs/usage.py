@@ -287,16 +287,20 @@ class Meter:
         if not _mapping(raw):
             return _NOTHING
         total = _codex(raw)
-        before = self._codex_total
-        self._codex_total = total
-        if before is not None and all(
-            (total[name] or 0) >= (before[name] or 0) for name in total
-        ):  # a running total: the turn is what it added
-            total = {
-                name: None if value is None else value - (before[name] or 0)
-                for name, value in total.items()
-            }
-        return (TurnUsage(**total),)
+        before, self._codex_total = self._codex_total, total
+        if before is None:
+            return (TurnUsage(**total),)
+        added = {
+            name: None if value is None else value - (before[name] or 0)
+            for name, value in total.items()
+        }
+        # A running total grows (every turn reads input); counts that do not are the
+        # turn's own (a writer that reports each turn alone).
+        if any(value is not None and value < 0 for value in added.values()) or not (
+            added["input_tokens"] or added["output_tokens"]
+        ):
+            return (TurnUsage(**total),)
+        return (TurnUsage(**added),)
 
     def _rollout(self, kind: str, payload: Any, stamp: float | None) -> Any:
         if not _mapping(payload):
