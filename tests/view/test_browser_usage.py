@@ -108,3 +108,4 @@ def test_a_codex_turns_usage_covers_its_agent_loop(pages: Any, serve: Any, tmp_p
     assert " ".join(line.inner_text().split()) == f"TURNS 1–{turns} in 1.2K out 345 cached 200"
     facts = dict(page.evaluate(FACTS))
     assert facts["in"] == "1,200 tokens" and facts["turns metered"] == "1"
+    shot(page, "viewer-usage-codex.png", tmp_path, (1000, 500))
