@@ -193,18 +193,15 @@ def _types(events: list[dict[str, Any]]) -> list[str]:
     return [event["type"] for event in events]
 
 
-@pytest.mark.parametrize(
-    ("make", "lines"),
-    [
-        (fixtures.claude_file, claude_tool_run),
-        (fixtures.codex_file, codex_run),
-    ],
-)
+@pytest.mark.parametrize("lines", [claude_tool_run, codex_run])
 def test_a_transcript_arrives_as_the_agui_output_makes_it(
-    serve: Any, tmp_path: Path, make: Any, lines: Any
+    serve: Any, tmp_path: Path, lines: Any
 ) -> None:
-    events = _unchunked(events_of(serve(make(tmp_path))))
-    assert _shape(events) == _shape(_expected(lines()))
+    # (without usage: a turn's usage ends its text on the page, which the project's AG-UI
+    # output, which has no turns, does not; test_a_turns_usage_ends_its_text)
+    plain = _without_usage(lines())
+    events = _unchunked(events_of(serve(fixtures.write(tmp_path, "run.jsonl", jsonl(plain)))))
+    assert _shape(events) == _shape(_expected(plain))
     assert events[0]["type"] == "RUN_STARTED"
     assert events[-1]["type"] == "RUN_FINISHED"
     assert events[-1]["result"]["stop_reason"] == "end_turn"
@@ -617,7 +614,8 @@ def test_a_sub_agent_s_rows_are_attributed_to_it(serve: Any, whole: bool) -> Non
 def test_a_file_s_consecutive_deltas_arrive_merged_and_export_the_same(
     serve: Any, tmp_path: Path
 ) -> None:
-    lines = claude_partial_run()  # text, thinking and arguments a few characters a line
+    # text, thinking and arguments a few characters a line (no usage: as above)
+    lines = _without_usage(claude_partial_run())
     served = serve(fixtures.write(tmp_path, "partial.jsonl", jsonl(lines)))
     events = _unchunked(events_of(served))
     expected = _expected(lines)
@@ -729,20 +727,38 @@ def test_a_card_split_by_a_wait_is_sent_as_it_grows(serve: Any) -> None:
 # -- a whole message as one chunk -----------------------------------------------------------
 
 
+def _without_usage(value: Any) -> Any:
+    """A transcript's lines without their token usage (no turn's usage to show)."""
+    if isinstance(value, dict):
+        return {key: _without_usage(item) for key, item in value.items() if key != "usage"}
+    if isinstance(value, list):
+        return [_without_usage(item) for item in value]
+    return value
+
+
+def test_a_turns_usage_ends_its_text(serve: Any, tmp_path: Path) -> None:
+    lines = claude_partial_run()
+    events = events_of(serve(fixtures.write(tmp_path, "partial.jsonl", jsonl(lines))))
+    types = _types(events)
+    # the last text is whole: its turn's usage ends it, before the run's result (RAW)
+    assert "TEXT_MESSAGE_START" not in types
+    assert types[-4:] == ["TEXT_MESSAGE_CHUNK", "CUSTOM", "RAW", "RUN_FINISHED"]
+    assert events[-3]["name"] == "streamblocks.view.usage"
+
+
 def test_a_file_s_whole_messages_arrive_as_one_chunk_each(serve: Any, tmp_path: Path) -> None:
-    lines = claude_partial_run()  # its thinking, text and call arguments streamed in pieces
+    # its thinking, text and call arguments streamed in pieces (without usage: the
+    # project's AG-UI output, compared below, has no usage of a turn to end a text)
+    lines = _without_usage(claude_partial_run())
     events = events_of(serve(fixtures.write(tmp_path, "partial.jsonl", jsonl(lines))))
     types = _types(events)
     assert {"TEXT_MESSAGE_CHUNK", "REASONING_MESSAGE_CHUNK", "TOOL_CALL_CHUNK"} <= set(types)
     assert not {"REASONING_START", "TOOL_CALL_START"} & set(types)
-    # the last text has its turn's usage and the run's result (a RAW event) between its
-    # content and its end
+    # the last text has the run's result (a RAW event) between its content and its end
     [opened] = [index for index, kind in enumerate(types) if kind == "TEXT_MESSAGE_START"]
     assert types[opened:] == [
-        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "CUSTOM", "RAW", "TEXT_MESSAGE_END",
-        "RUN_FINISHED",
+        "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "RAW", "TEXT_MESSAGE_END", "RUN_FINISHED",
     ]  # fmt: skip
-    assert events[len(events) - 4]["name"] == "streamblocks.view.usage"
     # the card of a call read whole fills at once: no value as far as written
     assert _names_of(events, "streamblocks.view.partial") == []
     # message ids carry 8 characters of the run's stream id, not 32, and stay unique

@@ -70,7 +70,8 @@ _PUBLISH_EVERY = 1024  # events a reader holds back at most before publishing th
 # first screen in the first 64 KB, in a dozen events.
 _HOLD_FIRST = 65_536
 _HOLD_MOST = 4_194_304
-_ENDS_TEXT = frozenset({BlockStart, BlockEnd, BlockError, StreamFinished})  # the adapter's
+# what ends a text (the adapter's, and a turn's usage: its model call is over)
+_ENDS_TEXT = frozenset({BlockStart, BlockEnd, BlockError, StreamFinished, TurnUsage})
 
 
 def viewer_event(name: str, value: dict[str, Any]) -> dict[str, Any]:
