@@ -140,8 +140,9 @@ class _Turn:
         self.ended = started
         self.tokens: dict[str, Any] = {}
 
-    def usage(self, duration_ms: float | None = None) -> TurnUsage:
-        if duration_ms is None and self.started is not None and self.ended is not None:
+    def usage(self) -> TurnUsage:
+        duration_ms = None
+        if self.started is not None and self.ended is not None:
             duration_ms = _ms(self.ended - self.started)
         return TurnUsage(**self.tokens, duration_ms=duration_ms, parent_id=self.parent)
 
