@@ -21,8 +21,7 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from . import lines, whole
-from .cut_blocks import close_at
+from . import closing, lines, whole
 from .emitter import Emitter
 from .events import StopReason
 from .lean import SLOW, opener_stops
@@ -48,7 +47,7 @@ class Scanner:
     """One stream's reading state (see the module docstring)."""
 
     __slots__ = (
-        "all_openers", "block", "block_search", "closing", "content_stop", "em", "examined",
+        "all_openers", "block", "block_search", "content_stop", "em", "examined",
         "fence_search", "final", "flow", "inline", "lean", "lean_flow", "lean_from",
         "lean_limit", "lean_ok", "lean_path", "limits", "line", "max_marker", "mode", "nl_lean",
         "nl_only",
@@ -109,8 +108,6 @@ class Scanner:
         self.searched: LineParser | None = None
         """The parser the next three searches were made for (see :meth:`prepare`)."""
         self.block_search: Search = nothing
-        self.closing: Search = nothing
-        """The search of the open block's closing line (``LineParser.closing_line``)."""
         self.fence_search: Search = nothing
         self.content_stop: Stop = nothing
         self.shown_stop: Stop = nothing
@@ -258,8 +255,15 @@ class Scanner:
         else:
             if parser is not self.searched:
                 self.prepare(parser)
-            if self.closing is not nothing and self.flow is CONTENT and self.to_closing:
-                return self._to_closing(text, i, parser.marker_starts)
+            block = self.block
+            if (
+                self.flow is CONTENT
+                and parser.closing_line is not None
+                and parser.started
+                and self.to_closing
+                and block is not None
+            ):
+                return closing.content(self, block, text, i, i)
             found = self.block_search(text, i)
             end = n if found is None else found.start() + 1
         self.examined += end - i
@@ -268,58 +272,20 @@ class Scanner:
         lines.to_block(self, text[i:end], self.flow)
         return end
 
-    def _to_closing(self, text: str, i: int, starts: str) -> int:
-        """The content of a block whose parser names its closing line, up to that line,
-        in one piece; the closing line closes the block. Without one in ``text``, the
-        content runs to the last line, which goes to the line start when a marker may
-        begin it (it may still become the closing line)."""
-        found = self.closing(text, i)
-        if found is not None:
-            at = found.start() + 1
-            end = found.end()
-            if end - at <= self.max_marker + 1:  # (a marker line's length bound)
-                self.examined += at - i
-                block = self.block
-                if block is not None and at - i <= self.limits.max_block_chars - block.raw_len:
-                    self.examined += end - at
-                    return close_at(self, block, text, i, at, end)  # (in one step)
-                self.line = ""
-                lines.to_block(self, text[i:at], CONTENT)
-                if block is not None and self.block is block:  # (not cut off by a limit)
-                    self.examined += end - at
-                    lines.close_block(self, text[at:end])
-                    return end
-                return at
-            end = at  # (too long to be a marker: content, decided at its line start)
-        else:
-            end = len(text)
-            if text[end - 1] != "\n":
-                last = text.rfind("\n", i) + 1
-                if last and text[last] in starts:
-                    end = last
-        self.examined += end - i
-        if text[end - 1] == "\n":
-            self.line = ""
-        lines.to_block(self, text[i:end], CONTENT)
-        return end
-
     def _line_start(self, text: str, i: int) -> int:
         """A line start: decide the line if it may be a marker."""
         line = self.line
         assert line is not None
         parser = self.parser
-        if not line:
-            starts = self.outside_starts if parser is None else parser.marker_starts
-            if starts is not None and text[i] not in starts:
-                self.line = None  # no marker starts with this character
-                self.flow = TEXT if parser is None else lines.default_verdict(parser)
-                return i
+        if not line and closing.decided_at(self, text, i):
+            return i
         nl = text.find("\n", i)
         if (
             not line
             and parser is None
             and self.readers is not None
-            and 0 <= nl - i <= self.max_marker  # (a complete line that may be an opener)
+            and nl >= 0
+            and closing.marker_fits(self, i, nl + 1)  # (a complete line that may be an opener)
             and self.whole
         ):
             end = whole.block(self, text, i, nl)
@@ -348,8 +314,6 @@ class Scanner:
         openers = self.all_openers if self.scan_fences else ()
         found = parser_searches(starts, openers)
         self.fence_search, self.block_search, self.content_stop, self.shown_stop = found
-        closing = parser.closing_line
-        self.closing = closing.search if closing is not None and parser.started else nothing
 
     # ------------------------------------------------------------------ the end
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import lines
+from . import closing, lines
 from .blocks import new_block
-from .cut_blocks import close_at, opened
+from .cut_blocks import opened
 from .events import (
     CONTENT_SECTION,
     BlockDelta,
@@ -98,10 +98,10 @@ def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
             if nl < 0:
                 return i
             end = nl + 1
+            if not closing.marker_fits(sc, i, end) or end - i > room - block.raw_len:
+                return i  # (a long line, or a header over its limit: the line step)
             line = text[i:end]
             body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
-            if len(body) > sc.max_marker or end - i > room - block.raw_len:
-                return i  # (a long line, or a header over its limit: the line step)
             sc.examined += end - i
             verdict = parser.on_line(body, True)
             sc.searched = None  # (the parser may have changed its marker starts)
@@ -123,20 +123,12 @@ def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
 
 
 def _rest(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
-    """The content of the started ``block`` from ``i`` and its closing line, when
-    ``text`` holds that line and the content fits the block's limit."""
+    """The content of the started ``block`` from the line start ``i`` up to its closing
+    line (:func:`.closing.content`), when its parser names that line."""
     parser = block.parser
     if parser is None or parser.marker_starts is None or parser.closing_line is None:
         return i
-    found = parser.closing_line.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
-    if found is None:
-        return i
-    at = found.start() + 1
-    end = found.end()
-    if end - at > sc.max_marker + 1 or at - i > sc.limits.max_block_chars - block.raw_len:
-        return i  # (a line too long to be a marker, or a block over its limit)
-    sc.examined += end - i
-    return close_at(sc, block, text, i, at, end)
+    return closing.content(sc, block, text, i, i - 1)
 
 
 def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
@@ -144,11 +136,11 @@ def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
     ``i``), read to its closing line when ``text`` holds that line and no inline syntax
     reads inside fences: all of it is visible text, the closing line ends it
     (``END_TEXT``)."""
-    closing = parser.closing_line
-    if closing is None or sc.scan_fences or i == len(text):
+    closing_line = parser.closing_line
+    if closing_line is None or sc.scan_fences or i == len(text):
         return i
-    found = closing.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
-    if found is None or found.end() - found.start() > sc.max_marker + 2:
+    found = closing_line.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
+    if found is None or not closing.marker_fits(sc, found.start() + 1, found.end()):
         return i  # (no closing line, or one too long to be a marker: the line step)
     end = found.end()
     sc.examined += end - i
@@ -167,14 +159,12 @@ def _shown_whole(sc: Scanner, text: str, i: int, body: int, closer: int, end: in
     if (
         sc.scan_fences
         or body - i > sc.limits.max_metadata_chars
-        or end - closer > sc.max_marker + 1
+        or not closing.marker_fits(sc, closer, end)
     ):
         return i
     sc.examined += end - i
     sc.em.text(text[i:end])
-    starts = sc.outside_starts
-    if end < len(text) and starts is not None and text[end] not in starts:
-        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
+    closing.decided_at(sc, text, end)
     return end
 
 
@@ -279,10 +269,10 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
         or block_type.transform is not None
         or block_type.validators
         or block_type.content is not None
-        or body - i > sc.max_marker + 1  # (an opener line too long to be a marker)
+        or not closing.marker_fits(sc, i, body)  # (an opener line too long to be a marker)
         or body - i > limits.max_metadata_chars  # (a header over its limit)
         or closer - i > limits.max_block_chars  # (a block over its limit)
-        or end - closer > sc.max_marker + 1  # (a closing line too long to be a marker)
+        or not closing.marker_fits(sc, closer, end)  # (a closing line too long)
     ):
         return i
     metadata = header.metadata
@@ -321,7 +311,5 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
     )
     out.append(new_event(BlockEnd, (finished,)))
     sc.examined += end - i
-    starts = sc.outside_starts
-    if end < len(text) and starts is not None and text[end] not in starts:
-        sc.line = None  # (a line start no marker can begin: Scanner._line_start, inline)
+    closing.decided_at(sc, text, end)
     return end
