@@ -18,7 +18,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import lines
-from .events import CONTENT_SECTION, BlockDelta, Event, new_event
 from .line_syntax import CONTENT, TEXT
 from .open_block import OpenBlock
 
@@ -89,31 +88,14 @@ def close_at(sc: Scanner, block: OpenBlock, text: str, i: int, at: int, end: int
     """``lines.to_block`` of the content ``text[i:at]`` and ``lines.close_block`` of
     the closing line ``text[at:end]`` in one step, for the started ``block`` whose
     content fits its limit; return ``end``."""
-    em = sc.em
     if at > i:
         piece = text[i:at]
-        block.raw.append(piece)
+        block.raw.append(piece)  # (OpenBlock.add: the raw is joined next)
         block.raw_len += at - i
-        em.pos += at - i
+        sc.em.pos += at - i
         if block.streamed:
-            if em.deltas:  # (deltas of this block or another held: they may join)
-                em.delta(block, piece)
-            else:  # (the block closes next: nothing joins this delta)
-                if em.texts:
-                    em.flush_texts()
-                delta_out(em.out, block, piece)
+            sc.em.delta(block, piece)
     lines.close_block(sc, text[at:end])
     sc.line = ""
     decided_at(sc, text, end)
     return end
-
-
-def delta_out(out: list[Event], block: OpenBlock, piece: str) -> None:
-    """``Emitter.delta`` and ``flush_deltas`` of ``piece``, inline, where no text or
-    delta is held and nothing can join it."""
-    parser = block.parser
-    source, path = block.partial, parser.path if parser is not None else None
-    at = source.add(piece, path) if source is not None else None
-    out.append(
-        new_event(BlockDelta, (block.block_id, block.type_name, CONTENT_SECTION, piece, path, at))
-    )

@@ -5,36 +5,27 @@ line. When a block opens (or its header completes) and the text the scanner hold
 goes on, :func:`read` takes what follows in one function: the header lines its parser
 holds, one question each, and, once the block has started and its parser names its
 closing line (:attr:`LineParser.closing_line <.line_syntax.LineParser.closing_line>`:
-every complete line before it is content), the content and that line with one search,
-and the block closes. The events, offsets, limits and ``raw`` are the line step's; the
-rest (a partial line, a long line, a block over its limit, any other verdict, no
-closing line in the text) is left to the line step where it stands.
+every complete line before it is content), the content up to that line with one search
+(:func:`.closing.content`), and the block closes. The events, offsets, limits and
+``raw`` are the line step's; the rest (a partial line that may be a marker, a long
+line, any other verdict in the header) is left to the line step where it stands.
 
 A syntax may also read its whole block itself (:meth:`LineSyntax.read_whole
 <.line_syntax.LineSyntax.read_whole>`): at a line start outside blocks, :func:`block`
-asks it where the block's opener, content and closing line are, and builds the events
-here, with no parser, no ``OpenBlock`` and no line step — the same events, offsets,
-``raw`` and metadata as the line step, for a block that has nothing unusual (no hooks,
-transforms, validators or content model, within its limits, metadata that validates);
-anything else is left to the line step. A block whose header is in hand but whose
-closing line is not starts from its syntax's reader too (:mod:`.cut_blocks`).
+asks it where the block's opener, content and closing line are, and the
+:class:`~.emitter.Emitter` begins, streams and closes the block as the line step would
+(metadata, hooks, validators), with no parser and no line step — the same events,
+offsets and ``raw``, for a known type with no transform or content model within its
+limits; anything else is left to the line step. A block whose header is in hand but
+whose closing line is not starts from its syntax's reader too (:mod:`.cut_blocks`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import closing, lines
-from .blocks import new_block
 from .cut_blocks import opened
-from .events import (
-    CONTENT_SECTION,
-    BlockDelta,
-    BlockEnd,
-    BlockMetadata,
-    BlockStart,
-    new_event,
-)
 from .line_syntax import (
     HOLD,
     PENDING,
@@ -48,7 +39,6 @@ from .line_syntax import (
 from .open_block import OpenBlock
 from .registry import TypeTable
 from .syntax import InlineSyntax, SyntaxPlan
-from .validation import validate_metadata
 
 Readers = tuple[tuple[str | None, LineSyntax | None, TypeTable, int], ...]
 """The line syntaxes of a plan in its order: the characters each one's openers start
@@ -247,16 +237,18 @@ def block(sc: Scanner, text: str, i: int, nl: int) -> int:
         if found is REJECT:
             continue
         if isinstance(found, WholeBlock):
-            return _report(sc, syntax.name, found, text, i)
+            return _report(sc, syntax.name, index, found, text, i)
         if isinstance(found, OpenedBlock):
             return opened(sc, syntax.name, index, found, text, i)
         return i
     return i
 
 
-def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int) -> int:
-    """``Emitter.begin`` and ``close`` of the whole ``found`` at ``i``, inline, when
-    nothing in it asks for more; else ``i`` (the line step)."""
+def _report(sc: Scanner, syntax_name: str, index: int, found: WholeBlock, text: str, i: int) -> int:
+    """The whole ``found`` at ``i`` begun, its content given and closed by the
+    :class:`~.emitter.Emitter`, as the line step would (metadata, hooks and validators
+    included), in one step; else ``i`` (the line step): a type the line step must read
+    (unknown, with a transform or a content model) or a limit crossed."""
     header, body, closer, end = found
     if header is None:
         return _shown_whole(sc, text, i, body, closer, end)
@@ -264,10 +256,7 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
     limits = sc.limits
     if (
         block_type is None
-        or header.error is not None
-        or block_type.on_start is not None
         or block_type.transform is not None
-        or block_type.validators
         or block_type.content is not None
         or not closing.marker_fits(sc, i, body)  # (an opener line too long to be a marker)
         or body - i > limits.max_metadata_chars  # (a header over its limit)
@@ -275,41 +264,17 @@ def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int)
         or not closing.marker_fits(sc, closer, end)  # (a closing line too long)
     ):
         return i
-    metadata = header.metadata
-    value: Any  # (the mapping, or the model's instance: typed so for mypyc)
-    if block_type.metadata is None:
-        value = dict(metadata) if metadata else {}
-    else:
-        value, error = validate_metadata(block_type, metadata)
-        if error is not None:
-            return i  # (the line step reports it when the block closes)
     em = sc.em
-    if em.texts:
-        em.flush_texts()
-    if em.deltas:
-        em.flush_deltas()
-    block_id = header.block_id
-    if not block_id:
-        em.next_id += 1  # (Emitter.new_id, inline)
-        block_id = f"block-{em.next_id}"
-    type_name = block_type.name
-    attrs = header.attrs
-    out = em.out
-    out.append(new_event(BlockStart, (block_id, type_name, syntax_name, attrs)))
-    if metadata is not None:
-        out.append(new_event(BlockMetadata, (block_id, type_name, value)))
+    block = OpenBlock(None, syntax_name, index, em.pos)
+    block.raw_len = body - i  # (its opener, as Emitter.begin finds it held)
+    em.begin(block, header)
+    block.raw.append(text[i:end])  # (OpenBlock.add: all of it, one piece)
+    block.raw_len = end - i
     content = text[body:closer]
-    if content:
-        out.append(
-            new_event(BlockDelta, (block_id, type_name, CONTENT_SECTION, content, None, None))
-        )
-    start = em.pos
-    em.pos = stop = start + end - i
-    em.blocks += 1
-    finished = new_block(
-        block_id, type_name, syntax_name, value, content, dict(attrs), text[i:end], start, stop
-    )
-    out.append(new_event(BlockEnd, (finished,)))
+    if content and block.streamed:
+        em.delta(block, content)
+    em.pos += end - i
+    em.close(block, content)
     sc.examined += end - i
     closing.decided_at(sc, text, end)
     return end
