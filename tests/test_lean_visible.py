@@ -22,7 +22,7 @@ from streamblocks import (
     StreamBlockProcessor,
     XMLTagSyntax,
 )
-from streamblocks.core.lean import opener_stops
+from streamblocks.core.scan_plan import opener_stops
 from streamblocks.core.session import Session
 from streamblocks.testing.differential import FAST_PATHS
 from test_markup_lean import WITHOUT_LEAN, feeds

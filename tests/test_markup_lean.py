@@ -135,7 +135,7 @@ def _full_and_lean(
 @pytest.mark.skipif(streamblocks.compiled, reason="compiled code calls these methods natively")
 def test_thinking_is_taken_by_the_session_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     """A chunk of thinking with no ``<`` does not reach the region at all
-    (``lean.THOUGHT``), blanks at its end or held before it or not, but for one chunk
+    (``table.THOUGHT``), blanks at its end or held before it or not, but for one chunk
     per run of ``THOUGHT_RUN`` characters (the block brought up to date)."""
     thinking = "We weigh the gaps. " * 150
     text = f"<think>\n{thinking}</think>\n\nthe answer"
@@ -256,7 +256,7 @@ def test_an_opener_in_pieces_takes_the_lean_steps(
     and at a line start; the piece that completes the opener does. The events are the
     full step's, each chunk's alone and at every chunking."""
     processor = StreamBlockProcessor(BlockRegistry(), input_adapter=None, markup=family)
-    openers = processor.session()._scan.all_openers
+    openers = processor.session()._scan.scanning.all_openers
     opener = max(openers, key=len)
     text = before + opener + "then more text"
     if before.endswith("\n"):  # (the opener's first character alone, at the line start)

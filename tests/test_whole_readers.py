@@ -24,7 +24,7 @@ from streamblocks import (
     TextDelta,
     XMLTagSyntax,
 )
-from streamblocks.core import whole
+from streamblocks.core import scan_plan
 from streamblocks.core.line_syntax import LineSyntax, OpenedBlock, WholeBlock
 from streamblocks.core.registry import TypeTable
 from streamblocks.syntaxes.base import REJECT, LineParser, Verdict
@@ -250,7 +250,7 @@ def test_which_syntaxes_read_whole() -> None:
             return None
 
     def reads_whole(syntax: LineSyntax) -> bool:
-        return whole.defines_together(type(syntax), "open", "read_whole", LineSyntax)
+        return scan_plan.defines_together(type(syntax), "open", "read_whole", LineSyntax)
 
     assert reads_whole(DelimiterPreambleSyntax())
     assert reads_whole(MarkdownFrontmatterSyntax())

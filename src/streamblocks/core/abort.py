@@ -19,6 +19,7 @@ from mypy_extensions import mypyc_attr
 
 from .errors import ErrorCode
 from .events import BlockError, Event, StopReason, StreamFinished
+from .scan_plan import ScanPlan
 from .session import Session
 
 if TYPE_CHECKING:
@@ -105,6 +106,7 @@ class AbortingSession(Session):
         transforms: Sequence[DeltaTransform] = (),
         reference: bool = False,
         policy: AbortPolicy,
+        scanning: ScanPlan | None = None,
     ) -> None:
         super().__init__(
             plan,
@@ -113,6 +115,7 @@ class AbortingSession(Session):
             input_adapter=input_adapter,
             transforms=transforms,
             reference=reference,
+            scanning=scanning,
         )
         self._policy = policy
 

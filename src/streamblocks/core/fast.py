@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Final
 
-from .whole import shown_spans
-
 if TYPE_CHECKING:
     from .provider import ProviderEvents
     from .scanner import Scanner
@@ -36,7 +34,7 @@ def use(sc: Scanner, paths: Collection[str], *, lean: bool) -> None:
     sc.lean = lean and sc.lean_ok
     sc.whole = "whole" in paths
     sc.to_closing = "closing" in paths
-    sc.shown_spans = shown_spans(sc.openers) if "shown" in paths else {}
+    sc.shown_spans = sc.scanning.shown_spans if "shown" in paths else {}
     sc.reference = "reader" not in paths
 
 

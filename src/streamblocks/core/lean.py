@@ -1,52 +1,43 @@
-"""The lean steps: which bulk state the next chunk is in, named after each full step.
+"""The lean steps of the table's text rows (:mod:`.table`), and :func:`settle`, which
+writes the row after each full step.
 
-In a bulk state — visible text, a line block's content or held header, a held line
-start, an inline region's content — :meth:`Session.feed
-<streamblocks.core.session.Session.feed>` takes a chunk with one search and at most one
-event, without entering the scanner's loop; anything it must stop for goes through
-:meth:`Scanner.run <.scanner.Scanner.run>`, and :func:`settle` names the state again.
+In a row — visible text, a line block's content or held header, a held line start, an
+inline region's content — :meth:`Session.feed <streamblocks.core.session.Session.feed>`
+takes a chunk with one search and at most one event, without entering the scanner's
+loop; anything it must stop for goes through :meth:`Scanner.run
+<.scanner.Scanner.run>`, and :func:`settle` names the row again. The region rows' steps
+are in :mod:`.lean_regions`.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import lines
 from .events import Event, TextDelta, new_event
 from .line_syntax import CONTENT, HOLD, TEXT
+from .table import (
+    BLOCK_LINE,
+    CONTENT_MODE,
+    HELD,
+    LINE_START,
+    OPENING,
+    REGION,
+    SLOW,
+    THOUGHT,
+    VISIBLE,
+)
 
 if TYPE_CHECKING:
     from .region import Region
     from .scanner import Scanner
-    from .searches import Search
-
-SLOW, VISIBLE, REGION, CONTENT_MODE, BLOCK_LINE, LINE_START, HELD, THOUGHT, OPENING = range(9)
-"""The lean modes (``Scanner.mode``, see :func:`settle`), numbered in the order
-``Session.feed`` tests them (the bulk states first; ``THOUGHT``, a region's content
-with its stop character known, is tested after ``CONTENT_MODE``; ``OPENING``, an
-inline opener arriving in pieces, last: see :func:`opening`)."""
 
 
 def settle(sc: Scanner) -> None:
-    """After a full step: name the lean step the next chunk may take, one of the
-    bulk states where a chunk is one search and at most one event (taken by
-    :meth:`Session.feed <streamblocks.core.session.Session.feed>`):
-
-    * ``VISIBLE`` / ``LINE_START``: visible text (outside blocks, or in a code
-      fence the model shows), mid-line or at a line start that no line marker can
-      begin with;
-    * ``HELD``: a line start outside blocks held while it may still be a marker;
-    * ``CONTENT`` / ``BLOCK_LINE``: the streamed content of a line block, or its
-      header lines held while it is read, the same;
-    * ``REGION``: the content of an inline block whose reader has a bulk step;
-      ``THOUGHT`` the same when the reader names the one character that may stop its
-      content (thinking's ``<``): ``Session.feed`` then takes a chunk without it inline.
-
-    * ``OPENING``: what may begin an inline opener held at the end of visible text.
-
-    Everything else (``SLOW``) goes through :meth:`Scanner.run <.scanner.Scanner.run>`.
-    """
+    """After a full step: write the row of :data:`.table.ROWS` the next chunk is read
+    in (``Scanner.mode``), from the scanner's state, and what that row's lean step
+    needs (its search, its limit); ``SLOW`` when the state is no row's."""
     mode = SLOW
     if sc.lean and not sc.tail:
         region, parser, line = sc.region, sc.parser, sc.line
@@ -59,13 +50,13 @@ def settle(sc: Scanner) -> None:
                     mode = REGION
         elif parser is None or (parser.visible and parser.marker_starts is not None):
             if parser is None:
-                sc.visible_stop, sc.starts = sc.outside_stop, sc.outside_starts
-                sc.nl_only = not sc.all_openers
+                sc.visible_stop, sc.starts = sc.scanning.outside_stop, sc.outside_starts
+                sc.nl_only = not sc.scanning.all_openers
             else:
                 if parser is not sc.searched:
                     sc.prepare(parser)
                 sc.visible_stop, sc.starts = sc.shown_stop, parser.marker_starts
-                sc.nl_only = not (sc.all_openers and sc.scan_fences)
+                sc.nl_only = not (sc.scanning.all_openers and sc.scan_fences)
             if line is None:
                 if sc.flow is TEXT:
                     mode = VISIBLE
@@ -171,19 +162,6 @@ def line_ends(sc: Scanner, stop: re.Match[str], chunk: str) -> bool:
     return False
 
 
-def opener_stops(openers: tuple[str, ...], search: Search) -> tuple[str, str, frozenset[str]]:
-    """For the lean visible step: the characters inline openers begin with, when they
-    are one or two (the second ``""`` when one; both ``""`` when none or more: a chunk
-    of visible text with none of them and no newline holds no stop, and two ``in``
-    tests cost less than the search), and the proper beginnings of openers that the
-    visible ``search`` finds nothing in (no other opener, no line start), held whole
-    by :func:`opening`."""
-    firsts = sorted({opener[0] for opener in openers})
-    first, also = (*firsts, "", "")[:2] if len(firsts) <= 2 and "\n" not in firsts else ("", "")
-    prefixes = {opener[:end] for opener in openers for end in range(1, len(opener))}
-    return first, also, frozenset(prefix for prefix in prefixes if search(prefix, 0) is None)
-
-
 def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] | None:
     """An inline opener arriving in pieces, taken as :meth:`Scanner.run
     <.scanner.Scanner.run>` takes it: a lean visible step (or one at a line start that
@@ -213,11 +191,11 @@ def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] 
     return [new_event(TextDelta, (chunk[:cut],))] if cut else []
 
 
-THOUGHT_RUN = 1024
+THOUGHT_RUN: Final = 1024
 """In mode ``THOUGHT``, how many characters ``Session.feed`` appends to the block inline
 before :func:`.lean_regions.thought_step` brings it up to date (and compacts its pieces)."""
 
-THOUGHT_BLANKS = 64
+THOUGHT_BLANKS: Final = 64
 """In mode ``THOUGHT``, how many blanks :func:`.lean_regions.thought_step` holds itself (more go to
 :func:`.lean_regions.region_step`): ``lean_limit`` leaves them room below the block's limit."""
 

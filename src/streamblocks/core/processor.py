@@ -25,6 +25,7 @@ from .errors import RegistryError, SnapshotError
 from .limits import Limits
 from .markup_hook import resolve_markup
 from .registry import BlockRegistry, TypeTable
+from .scan_plan import ScanPlan
 from .session import Session
 from .snapshot import load_session
 from .syntax import InlineSyntax, Syntax, SyntaxPlan, default_syntax, settle_class_values
@@ -102,6 +103,7 @@ class StreamBlockProcessor:
         self._auto = self.markup is not None and self.markup.auto
         self._plan: SyntaxPlan = ()
         self._plan_version = -1
+        self._scanning: ScanPlan | None = None
 
     def plan(self) -> SyntaxPlan:
         """The active syntaxes in priority order, each with the types it recognises."""
@@ -120,6 +122,7 @@ class StreamBlockProcessor:
             if self.markup is not None and not self._auto:  # asked for: before registered tags
                 plan[:0] = self.markup.entries(None)
             self._plan, self._plan_version = tuple(plan), self.registry.version
+            self._scanning = ScanPlan(self._plan)  # (shared by the sessions of this plan)
         return self._plan
 
     def _unknown_for(self, syntax: Syntax) -> str:
@@ -140,8 +143,9 @@ class StreamBlockProcessor:
         ``request``: the keyword arguments it was asked for with (its thinking switch
         and tools, for ``markup="auto"``)."""
         plan, stream_id = self.plan(), stream_id or uuid.uuid4().hex
+        scanning = self._scanning
         if self.markup is not None and self._auto:
-            plan = (*self.markup.entries(model, request), *plan)
+            plan, scanning = (*self.markup.entries(model, request), *plan), None
         if self.abort_policy is not None:
             return AbortingSession(
                 plan,
@@ -151,6 +155,7 @@ class StreamBlockProcessor:
                 transforms=self.transforms,
                 reference=self.reference,
                 policy=self.abort_policy,
+                scanning=scanning,
             )
         return Session(
             plan,
@@ -159,6 +164,7 @@ class StreamBlockProcessor:
             input_adapter=self.input_adapter,
             transforms=self.transforms,
             reference=self.reference,
+            scanning=scanning,
         )
 
     def restore(self, snapshot: bytes) -> Session:

@@ -332,7 +332,7 @@ def open_region(sc: Scanner, text: str, at: int, rank: int) -> int:
     if at >= len(text):
         return at
     found = 0
-    for index, opener, syntax, table in sc.openers:
+    for index, opener, syntax, table in sc.scanning.openers:
         if text.startswith(opener, at):
             if found == rank:
                 sc.region = Region(sc, syntax.reader(opener, table), syntax, table, index, rank)

@@ -24,22 +24,14 @@ from mypy_extensions import mypyc_attr
 from . import closing, lines, whole
 from .emitter import Emitter
 from .events import StopReason
-from .lean import SLOW, opener_stops
 from .limits import Limits
 from .line_syntax import CONTENT, NO_LINE, TEXT, LineParser, Verdict
 from .open_block import OpenBlock
 from .region import Region, open_region
-from .registry import TypeTable
-from .searches import (
-    Search,
-    Stop,
-    lean_visible_stop,
-    nothing,
-    parser_searches,
-    tail_search,
-    visible_search,
-)
-from .syntax import InlineSyntax, SyntaxPlan
+from .scan_plan import ScanPlan
+from .searches import Search, Stop, nothing, parser_searches
+from .syntax import SyntaxPlan
+from .table import SLOW
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -47,71 +39,53 @@ class Scanner:
     """One stream's reading state (see the module docstring)."""
 
     __slots__ = (
-        "all_openers", "block", "block_search", "content_stop", "em", "examined",
-        "fence_search", "final", "flow", "inline", "lean", "lean_flow", "lean_from",
-        "lean_limit", "lean_ok", "lean_path", "limits", "line", "max_marker", "mode", "nl_lean",
-        "nl_only",
-        "opener_also", "opener_first", "opener_held", "openers", "outside_search",
-        "outside_starts", "outside_stop", "parser", "plan", "prefilter", "readers", "reference",
-        "region", "room", "scan_fences", "searched", "shown_spans", "shown_stop", "starts",
-        "tail", "tail_span", "tails", "to_closing", "visible_stop", "whole",
+        "block", "block_search", "content_stop", "em", "examined", "fence_search", "final",
+        "flow", "lean", "lean_flow", "lean_from", "lean_limit", "lean_ok", "lean_path",
+        "limits", "line", "max_marker", "mode", "nl_lean", "nl_only", "opener_also",
+        "opener_first", "opener_held", "outside_search", "outside_starts", "parser", "plan",
+        "prefilter", "readers", "reference", "region", "room", "scan_fences", "scanning",
+        "searched", "shown_spans", "shown_stop", "starts", "tail", "tail_span", "tails",
+        "to_closing", "visible_stop", "whole",
     )  # fmt: skip
 
-    def __init__(self, plan: SyntaxPlan, limits: Limits, emitter: Emitter) -> None:
+    def __init__(
+        self, plan: SyntaxPlan, limits: Limits, emitter: Emitter, scanning: ScanPlan | None = None
+    ) -> None:
         self.em = emitter
+        scanning = self.scanning = ScanPlan(plan) if scanning is None else scanning
+        """What the syntaxes say before any text is read (built once per processor);
+        the slots below copy what the steps read most."""
         self.plan = plan
         self.limits = limits
         self.max_marker = limits.max_marker_chars
         self.room = min(limits.max_marker_chars, limits.max_block_chars)
         """What an inline region may take in one step while no block of it is open."""
-        inline: list[tuple[int, InlineSyntax, TypeTable]] = []
-        prefilter: list[str | None] = []
-        for index, (syntax, table) in enumerate(plan):
-            if isinstance(syntax, InlineSyntax):
-                inline.append((index, syntax, table))
-                prefilter.append("")  # never offered a line
-            else:
-                prefilter.append(syntax.starts_with)
-        self.inline = tuple(inline)
-        self.prefilter = tuple(prefilter)
-        self.outside_starts: str | None = (
-            None if None in prefilter else "".join(sorted(set("".join(prefilter))))  # type: ignore[arg-type]
-        )
-        self.openers = tuple(
-            (index, opener, syntax, table)
-            for index, syntax, table in inline
-            for opener in syntax.openers(table)
-        )
-        self.all_openers = tuple(opener for _, opener, _, _ in self.openers)
-        self.shown_spans = whole.shown_spans(self.openers)  # (see whole.shown_span)
-        self.tails = tail_search(self.all_openers)
-        self.tail_span = max((len(opener) for opener in self.all_openers), default=1)
-        self.outside_search = visible_search(self.outside_starts, self.all_openers)
-        self.outside_stop = lean_visible_stop(self.outside_starts, self.all_openers)
-        self.visible_stop = self.outside_stop
+        self.prefilter = scanning.prefilter
+        self.outside_starts = scanning.outside_starts
+        self.shown_spans = scanning.shown_spans  # (see _shown_span; {}: none read so)
+        self.tails = scanning.tails
+        self.tail_span = scanning.tail_span
+        self.outside_search = scanning.outside_search
+        self.visible_stop = scanning.outside_stop
         """The lean visible step's search: anything that ends plain visible text (outside
         blocks, or in a code fence the model shows)."""
         self.starts = self.outside_starts
         """The characters a marker line may start with, for the lean visible step."""
-        self.nl_only = not self.all_openers
+        self.nl_only = not scanning.all_openers
         """Whether the lean visible step has no inline opener to look for: its search then
         stops only at a newline."""
-        self.opener_first, self.opener_also, self.opener_held = opener_stops(
-            self.all_openers, self.outside_search
-        )
-        """What the lean visible step knows of the openers (:func:`.lean.opener_stops`)."""
-        self.nl_lean = self.outside_starts is not None and not any(
-            "\n" in opener for opener in self.all_openers
-        )
-        """Whether a newline ending a chunk of visible text is the stop it matches
-        alone (no opener holds a newline), so the lean step goes on at the line start."""
+        self.opener_first = scanning.opener_first
+        self.opener_also = scanning.opener_also
+        self.opener_held = scanning.opener_held
+        self.nl_lean = scanning.nl_lean
+        self.scan_fences = scanning.scan_fences
+        self.readers = scanning.readers
         self.searched: LineParser | None = None
         """The parser the next three searches were made for (see :meth:`prepare`)."""
         self.block_search: Search = nothing
         self.fence_search: Search = nothing
         self.content_stop: Stop = nothing
         self.shown_stop: Stop = nothing
-        self.scan_fences = any(not syntax.code_aware for _, syntax, _ in inline)
         self.line: str | None = ""
         """The held start of the current line (``""``: at a line start, nothing held;
         ``None``: mid-line, the line is decided)."""
@@ -133,9 +107,6 @@ class Scanner:
         """Whether a block's content is read up to its closing line in one search."""
         self.reference = False
         """Whether inline readers take no shortcut (:attr:`.syntax.InlineOut.reference`)."""
-        self.readers = whole.readers(plan)
-        """The line syntaxes asked to read a whole block at a line start (``None``:
-        no syntax can)."""
         self.mode = SLOW
         """The lean step the next chunk may take (see :func:`.lean.settle`)."""
         self.lean_from = 0
@@ -150,7 +121,7 @@ class Scanner:
 
     def start(self) -> None:
         """The stream begins: open a region that starts with it, if a syntax has one."""
-        for index, syntax, table in self.inline:
+        for index, syntax, table in self.scanning.inline:
             reader = syntax.initial(table)
             if reader is not None:
                 self.region = Region(self, reader, syntax, table, index, -1)
@@ -196,7 +167,7 @@ class Scanner:
                     self.line = ""
                     i = at + 1
                 else:
-                    end = whole.shown_span(self, text, at) if text[at] in self.shown_spans else -1
+                    end = self._shown_span(text, at) if text[at] in self.shown_spans else -1
                     if end > at:  # (a region all visible, in hand: no reader)
                         em.text(text[i:end])
                         i = end
@@ -220,6 +191,18 @@ class Scanner:
             if cut == n and text[n - 1] == "\n":
                 self.line = ""  # the next chunk starts a line
             return
+
+    def _shown_span(self, text: str, at: int) -> int:
+        """Where a region whose opener (one of ``shown_spans``) is at ``text[at]`` ends
+        when its syntax reads it as all visible text in hand (``InlineSyntax.read_shown``,
+        given what the region's reader would be given), counted as examined; else ``-1``
+        (a region reads it)."""
+        syntax = self.shown_spans[text[at]]
+        n = len(text)
+        end = syntax.read_shown(text[at], text, at, n if n - at <= self.room else at + self.room)
+        if end > at:
+            self.examined += end - at
+        return end
 
     def visible(self, text: str, complete: bool) -> None:
         """``text`` (a decided line, or held text released) read as visible text;
@@ -311,7 +294,7 @@ class Scanner:
         parser rather than once per step."""
         self.searched = parser
         starts = parser.marker_starts
-        openers = self.all_openers if self.scan_fences else ()
+        openers = self.scanning.all_openers if self.scan_fences else ()
         found = parser_searches(starts, openers)
         self.fence_search, self.block_search, self.content_stop, self.shown_stop = found
 

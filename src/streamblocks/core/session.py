@@ -31,7 +31,15 @@ from .events import (
     TextDelta,
     new_event,
 )
-from .lean import (
+from .limits import Limits
+from .line_syntax import CONTENT, HOLD
+from .open_block import OpenBlock
+from .provider import ProviderEvents
+from .region import Region
+from .scan_plan import ScanPlan
+from .scanner import Scanner
+from .syntax import SyntaxPlan
+from .table import (
     BLOCK_LINE,
     CONTENT_MODE,
     HELD,
@@ -40,16 +48,8 @@ from .lean import (
     REGION,
     SLOW,
     THOUGHT,
-    THOUGHT_BLANKS,
     VISIBLE,
 )
-from .limits import Limits
-from .line_syntax import CONTENT, HOLD
-from .open_block import OpenBlock
-from .provider import ProviderEvents
-from .region import Region
-from .scanner import Scanner
-from .syntax import SyntaxPlan
 
 _BOM = "\ufeff"
 
@@ -58,9 +58,8 @@ _BOM = "\ufeff"
 class Session:
     """One stream's state. ``feed`` each chunk, then ``close``; both return events.
 
-    Made by :meth:`StreamBlockProcessor.session`; does no I/O, starts no threads and
-    needs no event loop. ``feed`` takes text (``str``) or, with an input adapter,
-    provider events.
+    Made by :meth:`StreamBlockProcessor.session`; does no I/O, starts no threads and needs no
+    event loop. ``feed`` takes text (``str``) or, with an input adapter, provider events.
     """
 
     __slots__ = (
@@ -77,6 +76,7 @@ class Session:
         input_adapter: InputAdapter | str | None,
         transforms: Sequence[DeltaTransform] = (),
         reference: bool = False,
+        scanning: ScanPlan | None = None,
     ) -> None:
         self.stream_id = stream_id
         self._plan = plan
@@ -87,7 +87,7 @@ class Session:
         self._busy = False
         self._aborted: str | None = None
         self._em = Emitter()
-        self._scan = Scanner(plan, limits, self._em)
+        self._scan = Scanner(plan, limits, self._em, scanning)
         self._provider = ProviderEvents(self._em, limits, self._consume, input_adapter)
         self._transforms = tuple(transforms)
         self.use(() if reference else fast.FAST_PATHS)
@@ -163,7 +163,7 @@ class Session:
                         text = chunk.rstrip()
                         n = len(text)
                         size = into.raw_len + len(region.blanks) + n
-                        if n and size <= scan.lean_limit and len(chunk) - n <= THOUGHT_BLANKS:
+                        if n and size <= scan.lean_limit and len(chunk) - n <= lean.THOUGHT_BLANKS:
                             scan.examined += len(chunk) - n - len(region.blanks)
                             chunk, region.blanks = region.blanks + text, chunk[n:]
                         else:

@@ -32,18 +32,10 @@ from .line_syntax import (
     REJECT,
     TEXT,
     LineParser,
-    LineSyntax,
     OpenedBlock,
     WholeBlock,
 )
 from .open_block import OpenBlock
-from .registry import TypeTable
-from .syntax import InlineSyntax, SyntaxPlan
-
-Readers = tuple[tuple[str | None, LineSyntax | None, TypeTable, int], ...]
-"""The line syntaxes of a plan in its order: the characters each one's openers start
-with (``None``: any), the syntax when it reads whole blocks, its types, its index in
-the plan."""
 
 if TYPE_CHECKING:
     from .scanner import Scanner
@@ -155,69 +147,6 @@ def _shown_whole(sc: Scanner, text: str, i: int, body: int, closer: int, end: in
     sc.examined += end - i
     sc.em.text(text[i:end])
     closing.decided_at(sc, text, end)
-    return end
-
-
-def readers(plan: SyntaxPlan) -> Readers | None:
-    """The plan's line syntaxes for :func:`block`, or ``None`` when none reads whole
-    blocks."""
-    found: Readers = tuple(
-        (
-            syntax.starts_with,
-            syntax
-            if isinstance(syntax, LineSyntax)
-            and defines_together(type(syntax), "open", "read_whole", LineSyntax)
-            else None,
-            table,
-            index,
-        )
-        for index, (syntax, table) in enumerate(plan)
-        if not isinstance(syntax, InlineSyntax)
-    )
-    return found if any(reader is not None for _, reader, _, _ in found) else None
-
-
-def defines_together(cls: type, method: str, hook: str, base: type) -> bool:
-    """Whether the class that defines ``method`` for ``cls`` defines the optional
-    ``hook`` too, and is not the protocol ``base``: a subclass that overrides
-    ``method`` alone inherits no hook that may disagree with it."""
-    for klass in cls.__mro__:
-        has_method, has_hook = method in vars(klass), hook in vars(klass)
-        if has_method or has_hook:
-            return has_method and has_hook and klass is not base
-    return False
-
-
-def shown_spans(
-    openers: tuple[tuple[int, str, InlineSyntax, TypeTable], ...],
-) -> dict[str, InlineSyntax]:
-    """The openers ``Scanner.run`` may hand to ``read_shown``: one character long,
-    the only opener starting with it, of a syntax whose class defines ``reader`` and
-    ``read_shown`` together (a subclass that reads regions its own way inherits no
-    ``read_shown`` that disagrees with it)."""
-    found: dict[str, InlineSyntax] = {}
-    for _, opener, syntax, _ in openers:
-        alone = sum(other.startswith(opener[0]) for _, other, _, _ in openers) == 1
-        if (
-            opener in syntax.shown_openers
-            and len(opener) == 1
-            and alone
-            and defines_together(type(syntax), "reader", "read_shown", InlineSyntax)
-        ):
-            found[opener] = syntax
-    return found
-
-
-def shown_span(sc: Scanner, text: str, at: int) -> int:
-    """Where a region whose opener (one of ``shown_spans``) is at ``text[at]`` ends
-    when its syntax reads it as all visible text in hand (``InlineSyntax.read_shown``,
-    given what the region's reader would be given), counted as examined; else ``-1``
-    (a region reads it)."""
-    syntax = sc.shown_spans[text[at]]
-    n = len(text)
-    end = syntax.read_shown(text[at], text, at, n if n - at <= sc.room else at + sc.room)
-    if end > at:
-        sc.examined += end - at
     return end
 
 
