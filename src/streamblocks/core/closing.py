@@ -9,7 +9,7 @@ the content before it goes to the block in one piece and the closing line closes
 start (:mod:`.whole`), a block whose opener a syntax read itself (:mod:`.cut_blocks`).
 
 Two small decisions every such reading makes are here too, once: whether a line is short
-enough to be a marker (:func:`marker_fits`), and whether a line start is decided by its
+enough to be a marker (``Scanner.marker_line``), and whether a line start is decided by its
 first character because no marker can begin with it (:func:`decided_at`).
 """
 
@@ -25,25 +25,24 @@ if TYPE_CHECKING:
     from .scanner import Scanner
 
 
-def marker_fits(sc: Scanner, start: int, end: int) -> bool:
-    """Whether the complete line ``text[start:end]`` (its ``"\\n"`` included) is short
-    enough to be a marker line: at most ``max_marker_chars`` before its newline. (A
-    ``"\\r\\n"`` line one character shorter: declining is always safe, the line step
-    reads the rest.)"""
-    return end - start <= sc.max_marker + 1
-
-
 def decided_at(sc: Scanner, text: str, i: int) -> bool:
     """Whether the line start at ``i`` is decided by its first character: no marker can
     begin with it (of the open parser's, or outside blocks of any line syntax). The line
     is then the parser's default (visible text outside blocks), mid-line from ``i``."""
     parser = sc.parser
-    starts = sc.outside_starts if parser is None else parser.marker_starts
-    if i < len(text) and starts is not None and text[i] not in starts:
+    if parser is None:
+        starts = sc.outside_starts
+        if starts is None or i == len(text) or text[i] in starts:
+            return False
         sc.line = None
-        sc.flow = TEXT if parser is None else lines.default_verdict(parser)
+        sc.flow = TEXT
         return True
-    return False
+    starts = parser.marker_starts
+    if starts is None or i == len(text) or text[i] in starts:
+        return False
+    sc.line = None
+    sc.flow = lines.default_verdict(parser)
+    return True
 
 
 def content(sc: Scanner, block: OpenBlock, text: str, i: int, start: int) -> int:
@@ -59,7 +58,7 @@ def content(sc: Scanner, block: OpenBlock, text: str, i: int, start: int) -> int
     if found is not None:
         at = found.start() + 1
         end = found.end()
-        if marker_fits(sc, at, end):
+        if end - at <= sc.marker_line:
             sc.examined += at - i
             if at - i <= sc.limits.max_block_chars - block.raw_len:
                 sc.examined += end - at
@@ -94,7 +93,10 @@ def close_at(sc: Scanner, block: OpenBlock, text: str, i: int, at: int, end: int
         block.raw_len += at - i
         sc.em.pos += at - i
         if block.streamed:
-            sc.em.delta(block, piece)
+            if sc.em.deltas:  # (deltas of this block or another held: they may join)
+                sc.em.delta(block, piece)
+            else:
+                sc.em.last_delta(block, piece)
     lines.close_block(sc, text[at:end])
     sc.line = ""
     decided_at(sc, text, end)

@@ -34,13 +34,13 @@ def opened(sc: Scanner, syntax_name: str, index: int, found: OpenedBlock, text: 
     if (
         header is None
         or not parser.started
-        or not closing.marker_fits(sc, i, body)
+        or body - i > sc.marker_line
         or body - i > sc.limits.max_metadata_chars
     ):
         return i
     if parser.then is not None:
         nl = text.find("\n", body)
-        if nl < 0 or not closing.marker_fits(sc, body, nl + 1):
+        if nl < 0 or nl + 1 - body > sc.marker_line:
             return i
     em = sc.em
     block = sc.block = OpenBlock(parser, syntax_name, index, em.pos)

@@ -84,6 +84,18 @@ class Emitter:
         self.delta_source = block.partial
         self.deltas.append(text)
 
+    def last_delta(self, block: OpenBlock, text: str) -> None:
+        """Streamed content of ``block`` that closes next, when no delta is held: out at
+        once, as :meth:`delta` and :meth:`flush_deltas` would give it (nothing can join it)."""
+        if self.texts:
+            self.flush_texts()
+        parser = block.parser
+        path = parser.path if parser is not None else None
+        source = block.partial
+        at = source.add(text, path) if source is not None else None
+        fields = (block.block_id, block.type_name, CONTENT_SECTION, text, path, at)
+        self.out.append(new_event(BlockDelta, fields))
+
     def emit(self, event: Event) -> None:
         if self.texts:
             self.flush_texts()

@@ -41,7 +41,7 @@ class Scanner:
     __slots__ = (
         "block", "block_search", "content_stop", "em", "examined", "fence_search", "final",
         "flow", "lean", "lean_flow", "lean_from", "lean_limit", "lean_ok", "lean_path",
-        "limits", "line", "max_marker", "mode", "nl_lean", "nl_only", "opener_also",
+        "limits", "line", "marker_line", "max_marker", "mode", "nl_lean", "nl_only", "opener_also",
         "opener_first", "opener_held", "outside_search", "outside_starts", "parser", "plan",
         "prefilter", "readers", "reference", "region", "room", "scan_fences", "scanning",
         "searched", "shown_spans", "shown_stop", "starts", "tail", "tail_span", "tails",
@@ -58,6 +58,11 @@ class Scanner:
         self.plan = plan
         self.limits = limits
         self.max_marker = limits.max_marker_chars
+        self.marker_line = limits.max_marker_chars + 1
+        r"""The longest complete line, its newline included, that may be a marker: the one
+        bound a step that reads lines at once checks (a ``"
+"`` line of
+        ``max_marker_chars`` is declined: the line step reads it)."""
         self.room = min(limits.max_marker_chars, limits.max_block_chars)
         """What an inline region may take in one step while no block of it is open."""
         self.prefilter = scanning.prefilter
@@ -268,7 +273,7 @@ class Scanner:
             and parser is None
             and self.readers is not None
             and nl >= 0
-            and closing.marker_fits(self, i, nl + 1)  # (a complete line that may be an opener)
+            and nl + 1 - i <= self.marker_line  # (a complete line that may be an opener)
             and self.whole
         ):
             end = whole.block(self, text, i, nl)

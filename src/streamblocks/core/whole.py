@@ -80,7 +80,7 @@ def _header(sc: Scanner, block: OpenBlock, text: str, i: int) -> int:
             if nl < 0:
                 return i
             end = nl + 1
-            if not closing.marker_fits(sc, i, end) or end - i > room - block.raw_len:
+            if end - i > sc.marker_line or end - i > room - block.raw_len:
                 return i  # (a long line, or a header over its limit: the line step)
             line = text[i:end]
             body = line[:-2] if line[-2:] == "\r\n" else line[:-1]
@@ -122,7 +122,7 @@ def _shown(sc: Scanner, parser: LineParser, text: str, i: int) -> int:
     if closing_line is None or sc.scan_fences or i == len(text):
         return i
     found = closing_line.search(text, i - 1)  # (it starts with the "\n" ending line i-1)
-    if found is None or not closing.marker_fits(sc, found.start() + 1, found.end()):
+    if found is None or found.end() - found.start() - 1 > sc.marker_line:
         return i  # (no closing line, or one too long to be a marker: the line step)
     end = found.end()
     sc.examined += end - i
@@ -138,11 +138,7 @@ def _shown_whole(sc: Scanner, text: str, i: int, body: int, closer: int, end: in
     when no inline syntax reads inside fences; else ``i`` (the line step: its opener
     held within ``max_metadata_chars``, the closing line no longer than a marker, as
     :func:`_shown` requires)."""
-    if (
-        sc.scan_fences
-        or body - i > sc.limits.max_metadata_chars
-        or not closing.marker_fits(sc, closer, end)
-    ):
+    if sc.scan_fences or body - i > sc.limits.max_metadata_chars or end - closer > sc.marker_line:
         return i
     sc.examined += end - i
     sc.em.text(text[i:end])
@@ -187,10 +183,10 @@ def _report(sc: Scanner, syntax_name: str, index: int, found: WholeBlock, text: 
         block_type is None
         or block_type.transform is not None
         or block_type.content is not None
-        or not closing.marker_fits(sc, i, body)  # (an opener line too long to be a marker)
+        or body - i > sc.marker_line  # (an opener line too long to be a marker)
         or body - i > limits.max_metadata_chars  # (a header over its limit)
         or closer - i > limits.max_block_chars  # (a block over its limit)
-        or not closing.marker_fits(sc, closer, end)  # (a closing line too long)
+        or end - closer > sc.marker_line  # (a closing line too long to be a marker)
     ):
         return i
     em = sc.em
@@ -201,7 +197,7 @@ def _report(sc: Scanner, syntax_name: str, index: int, found: WholeBlock, text: 
     block.raw_len = end - i
     content = text[body:closer]
     if content and block.streamed:
-        em.delta(block, content)
+        em.last_delta(block, content)  # (Emitter.begin flushed what was held)
     em.pos += end - i
     em.close(block, content)
     sc.examined += end - i
