@@ -84,11 +84,15 @@ class Region(InlineOut):
         block = self.block
         if block is not None:
             room = sc.limits.max_block_chars - block.raw_len - len(self.pend)
+            # (the block may close in this step and a marker begin after it, from what
+            # is held: the step reads no more than that marker may hold, and the next
+            # counts its limit from its own start, wherever the chunks were cut)
+            step = min(room, max(1, sc.room - len(self.pend)))
         else:  # (a block opened during this step holds at most what it is given)
-            room = sc.room - self.lead_len - len(self.pend)
+            room = step = sc.room - self.lead_len - len(self.pend)
         if room <= 0 and i < n:
             return self._overflow(text, i)
-        stop = n if n - i <= room else i + room
+        stop = n if n - i <= step else i + step
         self.buf, self.cur = text, i
         end = self.reader.read(text, i, stop, self)
         # (what the reader consumed; a rejected opener's characters are counted again
