@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from helpers import chunkings
@@ -12,7 +14,7 @@ from streamblocks import (
     StreamBlockProcessor,
     collect,
 )
-from streamblocks.core.events import BlockError
+from streamblocks.core.events import BlockDelta, BlockError
 from streamblocks.markup import Markup
 from streamblocks.testing import conserved, normalise, run_chunks
 
@@ -72,3 +74,43 @@ def test_delimiters_that_start_like_a_mistral_marker_are_read_at_every_chunking(
     for chunks in chunkings(text):
         assert normalise(run_chunks(processor, chunks)) == normalise(whole), chunks
     assert [e.block_type for e in whole if type(e).__name__ == "BlockEnd"] == ["thinking", "note"]
+
+
+# Hermes calls whose "arguments" is a JSON string (double-encoded): the argument deltas
+# decode it as it arrives, and a cut anywhere (inside \", \\ or \u00e9 included) gives the
+# same deltas, merged, and the same call. (Reported as differing by chunking; not
+# reproduced on these shapes: this holds it.)
+ENCODED_ARGUMENTS = [
+    {"a": 'x\\y"z é', "b": [1, {"c": "é\U0001f600"}]},
+    {"path": "C:\\dir\\file", "q": 'say "hi"\n', "n": -1.5e3},
+    {"s": "\\u00e9 literally", "t": "tab\there", "u": "a/b"},
+    {},
+]
+
+
+def _encoded_calls() -> list[str]:
+    texts = []
+    for arguments in ENCODED_ARGUMENTS:
+        for ascii_only in (True, False):
+            inner = json.dumps(arguments, ensure_ascii=ascii_only)
+            encoded = json.dumps(inner, ensure_ascii=ascii_only)
+            texts.append('<tool_call>{"name": "f", "arguments": ' + encoded + "}</tool_call>")
+    texts.append(
+        '<tool_call>{"arguments": "{\\"a\\": \\"\\\\u00e9\\\\\\"\\"}", "name": "f"}</tool_call>'
+    )
+    return texts
+
+
+@pytest.mark.parametrize("text", _encoded_calls())
+def test_hermes_arguments_as_a_json_string_stream_alike_at_every_cut(text: str) -> None:
+    processor = StreamBlockProcessor(BlockRegistry(), markup="hermes")
+    events = run_chunks(processor, [text])
+    whole = normalise(events)
+    (call,) = collect(events).tool_calls
+    streamed = "".join(e.text for e in events if isinstance(e, BlockDelta))
+    assert json.loads(streamed) == call.arguments
+    size = len(text)
+    cuts = [[cut] for cut in range(1, size)] + [[cut, cut + 1] for cut in range(1, size - 1)]
+    for points in cuts:
+        chunks = [text[a:b] for a, b in zip([0, *points], [*points, size], strict=True)]
+        assert normalise(run_chunks(processor, chunks)) == whole, points

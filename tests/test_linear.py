@@ -128,3 +128,64 @@ def test_a_block_fed_a_character_at_a_time_is_read_once() -> None:
     """Inside blocks every character is looked at a bounded number of times."""
     for text in ("<cite>" + "x" * 5_000 + "</cite>", "!!n1:note\n" + "y\n" * 2_500 + "!!end\n"):
         assert _examined(text, 1) <= 3 * len(text)
+
+
+# -- model markup: call bodies whose held text could be read again on every chunk ---------
+
+MARKUP_CASES = [
+    (
+        "mistral: a later array item writing its arguments before its name",
+        "mistral",
+        '[TOOL_CALLS][{"name": "a", "arguments": {}}, {"arguments": {"q": "',
+        "xy ",
+        '"}, "name": "b"}]',
+    ),
+    (
+        "qwen3-coder: a value holding </function>, then blanks",
+        "qwen3",
+        "<tool_call>\n<function=f>\n<parameter=a>\nx</function>",
+        " ",
+        "y\n</parameter>\n</function>\n</tool_call>",
+    ),
+    (
+        "qwen3-coder: a value holding </parameter>, then blanks",
+        "qwen3",
+        "<tool_call>\n<function=f>\n<parameter=a>\nx</parameter>",
+        " \n",
+        "y\n</parameter>\n</function>\n</tool_call>",
+    ),
+    (
+        "hermes: a JSON body of many strings",
+        "hermes",
+        '<tool_call>{"name": "f", "arguments": {"a": [',
+        '"s", ',
+        '"s"]}}</tool_call>',
+    ),
+]
+
+
+def _markup_examined(family: str, text: str, size: int) -> int:
+    processor = StreamBlockProcessor(
+        BlockRegistry(), markup=family, limits=Limits(max_block_chars=2**24)
+    )
+    session = processor.session()
+    events = [e for at in range(0, len(text), size) for e in session.feed(text[at : at + size])]
+    events += session.close()
+    kinds = [(e.type, getattr(e, "block_type", None)) for e in events]
+    assert ("BLOCK_END", "tool_call") in kinds and not [k for k in kinds if k[0] == "BLOCK_ERROR"]
+    return session.examined
+
+
+@pytest.mark.parametrize("size", [1, 4, 1 << 30])
+@pytest.mark.parametrize(
+    ("name", "family", "head", "unit", "tail"), MARKUP_CASES, ids=[c[0] for c in MARKUP_CASES]
+)
+def test_markup_work_grows_linearly(
+    name: str, family: str, head: str, unit: str, tail: str, size: int
+) -> None:
+    small_text = head + unit * (4_000 // len(unit)) + tail
+    large_text = head + unit * (16_000 // len(unit)) + tail
+    small = _markup_examined(family, small_text, size)
+    large = _markup_examined(family, large_text, size)
+    assert large <= 4.6 * small, (small, large)
+    assert large <= 12 * len(large_text), (large, len(large_text))

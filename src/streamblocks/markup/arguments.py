@@ -62,6 +62,11 @@ class Streamed:
         """Why :meth:`rest` gave ``None``."""
         return "the arguments differ from those streamed"
 
+    @property
+    def work(self) -> int:
+        """Characters read again beyond one pass (held text), for ``Session.examined``."""
+        return 0
+
 
 STREAMED = Streamed()
 """Streams nothing: the arguments come whole when the call ends."""

@@ -118,6 +118,14 @@ class CallBody:
                 return True
         return False
 
+    def spent(self) -> int:
+        """The characters reading the body looked at beyond one pass (held text read
+        again), for ``Session.examined``."""
+        spent = self.scanner.work if self.scanner is not None else 0
+        if self.items is not None:
+            spent += self.items.work
+        return spent + self.arguments.work
+
     def parse(self, schemas: ToolSchemas) -> list[Call]:
         """The calls the body holds; ``ValueError`` saying why it is broken. :attr:`work`:
         the characters the parse looked at (one pass, and what it counts beyond it)."""

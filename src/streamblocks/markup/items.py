@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .reader import Reader
 
 _NAME = re.compile(r'\A\{\s*"name"\s*:\s*"([^"\\]+)"')
+_NAME_SO_FAR = re.compile(r'\{\s*(?:"(?:n(?:a(?:m(?:e(?:"\s*(?::\s*(?:"[^"\\]*)?)?)?)?)?)?)?)?')
+"""A head that may still become one :data:`_NAME` matches."""
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -33,8 +35,9 @@ class Items:
     """Where the array's text is: outside its items, in one, or at one's end."""
 
     __slots__ = (
-        *("broken", "depth", "done", "ended", "escape", "item", "later", "named", "string"),
-        "text",
+        *("broken", "depth", "done", "ended", "escape", "item", "later", "named", "seeking"),
+        *("string", "text"),
+        "work",
     )
 
     def __init__(self, item: Callable[[Any], Call]) -> None:
@@ -45,9 +48,11 @@ class Items:
         self.text: list[str] = []  # the open item's text
         self.later = False  # past the first item
         self.named = False  # the open later item's call has started
+        self.seeking = True  # the open later item's head may still begin with its name
         self.done: Call | None = None  # the closed item's call, until the next starts
         self.ended = 0  # calls ended before the array's end
         self.broken = ""  # why the items are no longer followed
+        self.work = 0  # characters of held heads joined again (see CallBody.spent)
 
     def split(self, text: str) -> list[tuple[str, str]]:
         """``text`` cut into ``("out", s)`` (between items), ``("in", s)`` (an item's
@@ -100,9 +105,14 @@ def add_items(r: Reader, body: CallBody, items: Items, text: str) -> None:
         else:  # the head of a later item: held until its name shows
             items.text.append(piece)
             body.add(piece)
-            found = _NAME.match("".join(items.text))
-            if found is not None:
-                _next(r, body, items, found.group(1))
+            if items.seeking and '"' in piece:  # (a name shows with its closing quote)
+                head = "".join(items.text)
+                items.work += len(head)
+                found = _NAME.match(head)
+                if found is not None:
+                    _next(r, body, items, found.group(1))
+                elif _NAME_SO_FAR.fullmatch(head) is None:
+                    items.seeking = False  # the name is not the first key: read at the end
 
 
 def _closed(r: Reader, body: CallBody, items: Items) -> None:
@@ -121,7 +131,7 @@ def _closed(r: Reader, body: CallBody, items: Items) -> None:
         if body.held:
             r.sink.out.append(("args", body.held))
             body.held = ""
-    items.done, items.text = call, []
+    items.done, items.text, items.seeking = call, [], True
     items.later, items.named, body.named = True, False, True
 
 

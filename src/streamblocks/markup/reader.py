@@ -355,6 +355,8 @@ class Reader:
     def reset(self) -> None:
         """A block ended: back to the section, the thinking or the text around it."""
         was_call = self.sink.kind == "tool_call"
+        if self.body is not None:
+            self.work += self.body.spent()
         self.sink.kind, self.sink.started, self.body = "", False, None
         if self.section is not None:
             self.mode = SECTION

@@ -161,6 +161,7 @@ class BodyScanner:
         "region",
         "spec",
         "started",
+        "work",
     )
 
     def __init__(self, spec: EndSpec) -> None:
@@ -170,6 +171,7 @@ class BodyScanner:
         self.region: _Region | None = None
         self.depth = 0
         self.started = False  # a balanced value has opened
+        self.work = 0  # characters the searches for the end passed over (see CallBody.spent)
         found = _searches(spec)
         self._regions = found.regions
         self._outside = found.outside
@@ -261,6 +263,12 @@ class BodyScanner:
         """``(closer_start, end)`` once the body has ended in ``text`` (``end`` after
         its closer), else ``None``."""
         i, n = start, len(text)
+        # The first marker and the first quote or bracket at or after ``searched``: a
+        # search from ``i`` >= ``searched`` finds them again while they are not behind
+        # ``i`` (a body of many strings looks for its closer once, not from every quote).
+        found: re.Match[str] | None = None
+        stop: re.Match[str] | None = None
+        searched = n + 1  # (nothing searched yet)
         while i < n:
             if self.quote:
                 i = self._in_string(text, i)
@@ -277,8 +285,14 @@ class BodyScanner:
                 lit = found.group()
                 i = found.start() if lit in region.zero_width else found.end()
                 continue
-            found = self._outside.search(text, i)
-            stop = self._stops.search(text, i) if self._stops is not None else None
+            if searched > i or (found is not None and found.start() < i):
+                found = self._outside.search(text, i)
+                self.work += (found.end() if found is not None else n) - i
+            if self._stops is not None and (
+                searched > i or (stop is not None and stop.start() < i)
+            ):
+                stop = self._stops.search(text, i)
+            searched = i
             if stop is not None and (found is None or stop.start() < found.start()):
                 if self._char(text, stop.start()):
                     return stop.end(), stop.end()

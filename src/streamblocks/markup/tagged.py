@@ -89,7 +89,8 @@ class Tagging:
     value ends, ``value`` types a value's text, ``string`` says when a value is its
     text before it ends. ``unescape``: keys and tool names are HTML-escaped.
     ``newlines``: the template writes a value between newlines (one on each side is
-    not the value's)."""
+    not the value's). ``blank_holds``: markers besides ``tails`` that keep a string
+    value undecided while only blanks (``[ \t\r\n]``) follow them."""
 
     item: re.Pattern[str]
     end: End
@@ -101,6 +102,7 @@ class Tagging:
     unescape: bool = False
     newlines: bool = False
     marks: str = "<"
+    blank_holds: tuple[str, ...] = ()
     held: Literals = field(init=False, repr=False, compare=False)
     quiet: re.Pattern[str] = field(init=False, repr=False, compare=False)
 
@@ -117,6 +119,7 @@ class Tagging:
 
 
 _OUT, _STRING, _HOLD, _STOP = range(4)
+_BLANKS = " \t\r\n"
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -125,7 +128,7 @@ class TaggedStream(Streamed):
 
     __slots__ = (
         *("_buf", "_fresh", "_key", "_keys", "_problem", "_scanned", "_schemas", "_sent"),
-        *("_end", "_spec", "_state", "_stated", "_tool"),
+        *("_blanks", "_end", "_idle", "_read_again", "_spec", "_state", "_stated", "_tool"),
     )
 
     def __init__(self, spec: Tagging, schemas: ToolSchemas) -> None:
@@ -142,6 +145,11 @@ class TaggedStream(Streamed):
         self._scanned = 0  # how far into ``_buf`` a held value's end was looked for
         self._sent: list[str] = []
         self._problem = ""
+        self._read_again = 0  # held text read again with a new chunk (see ``work``)
+        # A string value's held text is a marker and blanks (``</function>   ``): more
+        # blanks decide nothing, so they wait in ``_blanks`` instead of being read again.
+        self._idle = False
+        self._blanks: list[str] = []
 
     def named(self, tool: str) -> None:
         self._tool = html.unescape(tool.strip()) if self._spec.unescape else tool.strip()
@@ -150,11 +158,19 @@ class TaggedStream(Streamed):
         state = self._state
         if state == _STOP:
             return ""
+        if self._idle:
+            if not text.strip(_BLANKS):
+                self._blanks.append(text)
+                return ""
+            self._idle = False
+            text = "".join(self._blanks) + text
+            self._blanks = []
         fast = state == _STRING and not self._buf and not self._fresh
         if fast and self._spec.quiet.match(text):  # (the common case: nothing to look at)
             piece = _escaped(text)
             self._sent.append(piece)
             return piece
+        self._read_again += len(self._buf)
         self._buf += text
         if self._tool is None:
             return ""
@@ -175,6 +191,10 @@ class TaggedStream(Streamed):
     @property
     def problem(self) -> str:
         return self._problem or super().problem
+
+    @property
+    def work(self) -> int:
+        return self._read_again
 
     def _step(self, out: list[str]) -> bool:
         """One step of reading ``_buf``; whether another may follow."""
@@ -221,8 +241,11 @@ class TaggedStream(Streamed):
                 safe = _unsure(spec, buf, safe)
                 if safe:
                     out.append(_escaped(buf[:safe]))
-                    self._buf = buf[safe:]
+                    self._buf = buf = buf[safe:]
                 self._scanned = 0
+                held = buf[1:] if buf.startswith("\n") else buf
+                held = held.rstrip(_BLANKS)
+                self._idle = held in spec.tails or held in spec.blank_holds
             else:
                 self._scanned = max(0, min(safe, len(buf) - 24))
             return False

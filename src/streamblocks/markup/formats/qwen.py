@@ -130,6 +130,7 @@ _TAGGING = Tagging(
     value=schema_typed,
     tails=(_FUNCTION_END, "</tool_call>"),
     newlines=True,
+    blank_holds=(_PARAMETER_END,),
 )
 
 
