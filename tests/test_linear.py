@@ -7,6 +7,10 @@ that means something to some syntax, every opener prefix repeated, and every con
 left unclosed, with all five syntaxes registered and fed in chunks of 1, 4 and 1,024
 characters, doubling the input at most doubles that count (plus a little), and the count
 per input character stays small: no rescans, no quadratic joins.
+
+The same holds for model-markup call bodies (``examined`` counts what a body's reading
+looks at again) and for the AG-UI output of a gadget (``BlockEvents.work``: the argument
+JSON it works out), each on the shapes that once made them quadratic (issue 39).
 """
 
 from __future__ import annotations
@@ -189,3 +193,53 @@ def test_markup_work_grows_linearly(
     large = _markup_examined(family, large_text, size)
     assert large <= 4.6 * small, (small, large)
     assert large <= 12 * len(large_text), (large, len(large_text))
+
+
+# -- the AG-UI output of a gadget: its arguments' JSON worked out from each delta ----------
+
+GADGET_CASES = [
+    ("a long value of text", "!!!ARG:q\n", "abc \r\n"),
+    ("a long value on one line", "!!!ARG:q\n", "abc "),
+    ("a long line that may be a number", "!!!ARG:q\n-", "12-"),
+    ("a long JSON line", "!!!ARG:q\n[", "1, "),
+    ("many arguments", "", "!!!ARG:a{i}\nv{i}\n"),
+    ("many list items", "", "!!!ARG:items/{i}/k\n{i}\n"),
+]
+
+
+def _agui_work(head: str, unit: str, length: int, size: int) -> tuple[int, int]:
+    from streamblocks.ext.agui import AGUIOutputAdapter
+
+    registry = BlockRegistry()
+    registry.register("Search", syntax=GadgetSyntax())
+    processor = StreamBlockProcessor(
+        registry, input_adapter=None, limits=Limits(max_block_chars=2**24)
+    )
+    parts, i = [head], 0
+    while sum(map(len, parts)) < length:
+        parts.append(unit.format(i=i) if "{i}" in unit else unit)
+        i += 1
+    text = "!!!GADGET_START:Search\n" + "".join(parts) + "\n!!!GADGET_END\n"
+    adapter = AGUIOutputAdapter().for_stream()
+    session = processor.session()
+    out = []
+    for at in range(0, len(text), size):
+        for event in session.feed(text[at : at + size]):
+            out += adapter.to_protocol_event(event)
+    for event in session.close():
+        out += adapter.to_protocol_event(event)
+    assert [type(e).__name__ for e in out].count("ToolCallEndEvent") == 1
+    return adapter._blocks.work, len(text)
+
+
+@pytest.mark.parametrize("size", [1, 4, 1024])
+@pytest.mark.parametrize(
+    ("name", "head", "unit"), GADGET_CASES, ids=[case[0] for case in GADGET_CASES]
+)
+def test_agui_gadget_arguments_work_grows_linearly(
+    name: str, head: str, unit: str, size: int
+) -> None:
+    small, _ = _agui_work(head, unit, 4_000, size)
+    large, large_len = _agui_work(head, unit, 16_000, size)
+    assert large <= 4.6 * small, (small, large)
+    assert large <= 6 * large_len, (large, large_len)

@@ -54,6 +54,7 @@ USES: dict[str, tuple[str, ...]] = {
     "streamblocks.markup.grammar._BLANKS": ("match",),
     "streamblocks.markup.items.KEYED_ARGUMENTS": ("match",),
     "streamblocks.markup.items._NAME": ("match",),
+    "streamblocks.markup.items._NAME_SO_FAR": ("fullmatch",),
     "streamblocks.markup.items._STRING_STOP": ("search",),
     "streamblocks.markup.items._OBJECT_STOP": ("search",),
     "streamblocks.markup.formats.llama.KEYED_ARGUMENTS": ("match",),

@@ -132,39 +132,95 @@ def build_arguments(pairs: Iterable[tuple[str, list[str]]], model: Any = None) -
     root: dict[str, Any] = {}
     top: Options = (model,) if model is not None else None
     for pointer, lines in pairs:
-        pointer = normalize_pointer(pointer)
-        tokens = split_pointer(pointer)
-        if len(tokens) > MAX_DEPTH:
-            raise ParseFailure(f"Pointer nested deeper than {MAX_DEPTH} levels: {pointer[:80]}")
-        node: Any = root
-        schema = top
-        for depth, token in enumerate(tokens):
-            schema = _child(schema, token)
-            last = depth == len(tokens) - 1
-            key, existing = _slot(node, token, pointer, tokens[:depth])
-            if last:
-                if isinstance(existing, (dict, list)):
-                    kind = "an object" if isinstance(existing, dict) else "an array"
-                    raise ParseFailure(f"Conflicting pointer: {pointer} (already holds {kind})")
-                if existing is not _MISSING:
-                    raise ParseFailure(f"Duplicate pointer: {pointer}")
-                value = value_of(lines, schema)
-                if isinstance(value, (dict, list)) and _too_deep(value, MAX_DEPTH - len(tokens)):
-                    raise ParseFailure(f"Value nested deeper than {MAX_DEPTH} levels: {pointer}")
-                _put(node, key, value)
-                continue
-            if existing is _MISSING:
-                follower = tokens[depth + 1]
-                if (_INDEX.fullmatch(follower) or follower == "-") and not _is_mapping(schema):
-                    existing = []
-                else:
-                    existing = {}
-                _put(node, key, existing)
-            elif not isinstance(existing, (dict, list)):
-                here = "/".join(escape_token(t) for t in tokens[: depth + 1])
-                raise ParseFailure(f"Conflicting pointer: {pointer} ({here} already holds a value)")
-            node = existing
+        insert(root, pointer, lines, top)
     return root
+
+
+def insert(
+    root: dict[str, Any],
+    pointer: str,
+    lines: list[str],
+    top: Options,
+    owned: set[int] | None = None,
+    given: str | None = None,
+) -> tuple[list[str | int], int]:
+    """Put the value written as ``lines`` (or ``given``: text certainly kept as text)
+    at ``pointer`` into ``root`` (the schema of the top being ``top``); returns the
+    keys and indexes of the place it took and how many of them were there before (the
+    depth at which the pointer created its key).
+
+    With ``owned`` (the ids of containers no one else holds), a container on the way
+    that is not owned is copied first and its copy owned: a reader of partial objects
+    extends the object it built without changing one it handed out. Raises
+    :class:`ParseFailure` as :func:`build_arguments` does, ``root`` then holding what
+    it held (owned containers may have been copied, not changed)."""
+    pointer = normalize_pointer(pointer)
+    tokens = split_pointer(pointer)
+    if len(tokens) > MAX_DEPTH:
+        raise ParseFailure(f"Pointer nested deeper than {MAX_DEPTH} levels: {pointer[:80]}")
+    keys: list[str | int] = []
+    created: list[Any] = []  # the container that took the first new key, the key, its depth
+    try:
+        _insert(root, pointer, tokens, lines, given, top, owned, keys, created)
+    except ParseFailure:
+        if created:  # (containers made on the way to a conflict: gone again)
+            holder = created[0]
+            if isinstance(holder, dict):
+                del holder[created[1]]
+            else:
+                holder.pop()
+        raise
+    return keys, len(keys) - 1 if not created else created[2]
+
+
+def _insert(
+    root: dict[str, Any],
+    pointer: str,
+    tokens: list[str],
+    lines: list[str],
+    given: str | None,
+    top: Options,
+    owned: set[int] | None,
+    keys: list[str | int],
+    created: list[Any],
+) -> None:
+    node: Any = root
+    schema = top
+    for depth, token in enumerate(tokens):
+        schema = child_options(schema, token)
+        last = depth == len(tokens) - 1
+        key, existing = _slot(node, token, pointer, tokens[:depth])
+        keys.append(key)
+        if last:
+            if isinstance(existing, (dict, list)):
+                kind = "an object" if isinstance(existing, dict) else "an array"
+                raise ParseFailure(f"Conflicting pointer: {pointer} (already holds {kind})")
+            if existing is not _MISSING:
+                raise ParseFailure(f"Duplicate pointer: {pointer}")
+            value = value_of(lines, schema) if given is None else given
+            if isinstance(value, (dict, list)) and _too_deep(value, MAX_DEPTH - len(tokens)):
+                raise ParseFailure(f"Value nested deeper than {MAX_DEPTH} levels: {pointer}")
+            _put(node, key, value)
+            return
+        if existing is _MISSING:
+            follower = tokens[depth + 1]
+            if (_INDEX.fullmatch(follower) or follower == "-") and not _is_mapping(schema):
+                existing = []
+            else:
+                existing = {}
+            if not created:
+                created += (node, key, depth)
+            if owned is not None:
+                owned.add(id(existing))
+            _put(node, key, existing)
+        elif not isinstance(existing, (dict, list)):
+            here = "/".join(escape_token(t) for t in tokens[: depth + 1])
+            raise ParseFailure(f"Conflicting pointer: {pointer} ({here} already holds a value)")
+        elif owned is not None and id(existing) not in owned:
+            existing = existing.copy()
+            owned.add(id(existing))
+            node[key] = existing
+        node = existing
 
 
 def _too_deep(value: Any, budget: int) -> bool:
@@ -239,7 +295,7 @@ def _expand(options: Options) -> Options:
     return tuple(flat)
 
 
-def _child(options: Options, token: str) -> Options:
+def child_options(options: Options, token: str) -> Options:
     """What the schema allows under ``token`` of a place whose schema is ``options``."""
     found = _expand(options)
     if not found:

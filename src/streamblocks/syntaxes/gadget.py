@@ -29,11 +29,11 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ..core.partials import PartialAt, Path, Source
 from ..core.registry import BlockType
 from ..prompts import listing
-from .arguments import build_arguments, normalize_pointer, split_pointer
+from .arguments import build_arguments, normalize_pointer
 from .base import Header, LineParser, ParseFailure, Syntax, TypeTable, Verdict, set_starts_with
+from .gadget_partial import GadgetSource
 
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+")
 _NAME_SO_FAR = re.compile(r"[A-Za-z0-9_.\-]*\s*")
@@ -101,99 +101,6 @@ class _GadgetBlock(LineParser):
         block_type = self.header.block_type if self.header is not None else None
         model = block_type.content if block_type is not None else None
         return build_arguments(pairs, model)
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-class GadgetSource(Source):
-    """``BlockDelta.partial`` of a gadget: the argument object built from the pointers
-    read so far. A value is complete once the next ``!!!ARG:`` line is read; the one
-    being written is in the object when it can only be text (several lines, or a
-    line that cannot become a number, ``true``/``false``/``null`` or JSON), or once
-    its line is complete (``15`` is ``15`` after its newline; should more lines
-    follow, it becomes text: the one place a gadget's partial changes a value). Pointers
-    that conflict hold the object of the ones before the first conflict."""
-
-    __slots__ = ("block_type", "log", "pairs")
-
-    def __init__(self, block_type: BlockType | None) -> None:
-        super().__init__()
-        self.block_type = block_type  # (a snapshot writes it as a reference)
-        self.log: list[tuple[str, str | None]] = []  # ("", path) begins, (text, path) adds
-        self.pairs: list[tuple[str, list[str]]] = []
-
-    def begin(self, path: str) -> None:
-        self.log.append(("", path))
-
-    def add(self, text: str, path: str | None) -> PartialAt:
-        log = self.log
-        log.append((text, path))
-        return PartialAt(self, len(log))
-
-    def value_at(self, index: int) -> tuple[Any, Path | None]:
-        if self.read_to > index:
-            self.pairs, self.read_to = [], 0
-        pairs = self.pairs
-        for text, path in self.log[self.read_to : index]:
-            if not text:
-                pairs.append((path or "", []))
-                continue
-            for pointer, pieces in reversed(pairs):
-                if pointer == path:
-                    pieces.append(text)
-                    break
-        self.read_to = index
-        return self._build(), _open(pairs[-1][0]) if pairs else None
-
-    def _build(self) -> dict[str, Any]:
-        pairs = self.pairs
-        written = [(pointer, _lines("".join(pieces))) for pointer, pieces in pairs[:-1]]
-        if pairs:
-            pointer, pieces = pairs[-1]
-            text = "".join(pieces)
-            if _shown(text):
-                written.append((pointer, _lines(text)))
-        model = self.block_type.content if self.block_type is not None else None
-        return _longest(written, model)  # a new object on every read
-
-
-def _longest(written: list[tuple[str, list[str]]], model: Any) -> dict[str, Any]:
-    """The object of the longest prefix of ``written`` without a conflict (the block will
-    be rejected at its end; until then the partial depends on the text alone)."""
-    good, bad, best = 0, len(written) + 1, {}
-    while good + 1 < bad:  # a prefix that conflicts stays in conflict as pairs are added
-        size = bad - 1 if bad == len(written) + 1 else (good + bad) // 2
-        try:
-            best, good = build_arguments(written[:size], model), size
-        except ParseFailure:
-            bad = size
-    return best
-
-
-def _open(pointer: str) -> Path | None:
-    """The place of the value being written (a gadget never knows it is complete)."""
-    try:
-        tokens = split_pointer(pointer)
-    except ParseFailure:
-        return None
-    return tuple(int(t) if t.isdigit() and (t == "0" or t[0] != "0") else t for t in tokens)
-
-
-def _lines(text: str) -> list[str]:
-    lines = text.split("\n")
-    if lines[-1] == "" and len(lines) > 1:
-        lines.pop()
-    return lines
-
-
-def _shown(text: str) -> bool:
-    """Whether an unfinished value ``text`` is in the partial object (see
-    :class:`GadgetSource`)."""
-    first, newline, _rest = text.partition("\n")
-    if newline:
-        return True  # a complete line, or several lines
-    if not first or first[0] in "-0123456789[{":
-        return False
-    return not any(word.startswith(first) for word in ("true", "false", "null"))
 
 
 def _end_verdict(line: str, complete: bool, prefix: str, names: tuple[str, ...]) -> Verdict:

@@ -17,6 +17,8 @@ from typing import Any
 
 from ...core.events import BlockDelta, BlockEnd, BlockError, BlockMetadata, BlockStart
 from ...core.json_prefix import json_prefix
+from ...syntaxes.gadget_json import GadgetJson
+from ...syntaxes.gadget_partial import GadgetSource
 from .payloads import (
     block_payload,
     delta_payload,
@@ -37,7 +39,10 @@ whole thinking, encrypted), not the signature of readable thinking."""
 class _Open:
     """A block whose AG-UI events are under way."""
 
-    __slots__ = ("args_sent", "by", "kind", "last", "message_id", "sent", "tool_call_id")
+    __slots__ = (
+        *("args_sent", "by", "json", "kind", "last", "message_id", "sent", "sent_size"),
+        "tool_call_id",
+    )
 
     def __init__(
         self, kind: str, by: dict[str, str], message_id: str = "", tool_call_id: str = ""
@@ -47,8 +52,12 @@ class _Open:
         self.message_id = message_id
         self.tool_call_id = tool_call_id
         self.args_sent = False
-        self.sent = ""  # a gadget's argument JSON sent so far
+        self.sent: list[str] = []  # a gadget's argument JSON sent so far, in pieces
+        self.sent_size = 0
         self.last: BlockDelta | None = None  # a gadget's last delta
+        # what a gadget's deltas add to its argument JSON, read from their text alone
+        # (None: from each delta's partial, compared with what was sent)
+        self.json: GadgetJson | None = GadgetJson() if kind == "gadget" else None
 
 
 class BlockEvents:
@@ -74,6 +83,7 @@ class BlockEvents:
         self._open: dict[str, _Open] = {}
         self.pending: dict[str, None] = {}  # the run's own calls without a result yet
         self.encrypted_values = True  # (the viewer's page shows none: it sends none)
+        self.work = 0  # characters of gadget argument JSON worked out, for the tests
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "core": None}  # set again by the adapter that owns it
@@ -176,22 +186,42 @@ class BlockEvents:
         elif kind == "gadget":
             opened.last = event
             if "tool_calls" in self.groups:
-                self._gadget_args(opened, json_prefix(event.partial), out)
+                self._gadget_delta(opened, event, out)
         elif kind == "custom" and "blocks" in self.groups:
             out.append(self.custom("block_delta", delta_payload(event), by))
 
+    def _gadget_delta(self, opened: _Open, event: BlockDelta, out: list[Any]) -> None:
+        """A gadget's arguments stream as its ``!!!ARG:`` values arrive: the JSON that
+        the delta's ``partial`` adds, worked out from the delta's text (linear in the
+        arguments' length, however many deltas), else from the partial itself."""
+        writer, at = opened.json, event.partial_at
+        if writer is not None and at is not None and isinstance(at.source, GadgetSource):
+            before = writer.work
+            added = writer.advance(at.source, at.index)
+            if added is not None:
+                self.work += writer.work - before + len(added)
+                if added:
+                    self._send_args(opened, added, out)
+                return
+        opened.json = None  # (a value it does not follow: compared from here on)
+        self._gadget_args(opened, json_prefix(event.partial), out)
+
     def _gadget_args(self, opened: _Open, text: str, out: list[Any]) -> None:
-        """Send what ``text`` (JSON that extends what was sent) adds: a gadget's
-        arguments stream as its ``!!!ARG:`` values arrive."""
-        sent = opened.sent
-        if len(text) > len(sent) and text.startswith(sent):
-            opened.sent = text
-            opened.args_sent = True
-            out.append(
-                self.core.ToolCallArgsEvent(
-                    tool_call_id=opened.tool_call_id, delta=text[len(sent) :], **opened.by
-                )
-            )
+        """Send what ``text`` (JSON that extends what was sent) adds."""
+        self.work += len(text) + opened.sent_size  # (built from the partial, compared)
+        if len(text) <= opened.sent_size:
+            return
+        sent = "".join(opened.sent)
+        if text.startswith(sent):
+            self._send_args(opened, text[len(sent) :], out)
+
+    def _send_args(self, opened: _Open, added: str, out: list[Any]) -> None:
+        opened.sent.append(added)
+        opened.sent_size += len(added)
+        opened.args_sent = True
+        out.append(
+            self.core.ToolCallArgsEvent(tool_call_id=opened.tool_call_id, delta=added, **opened.by)
+        )
 
     def encrypted(self, opened: _Open, attrs: Any, out: list[Any]) -> None:
         """``REASONING_ENCRYPTED_VALUE`` for a thinking block's signature or redacted
@@ -238,7 +268,8 @@ class BlockEvents:
         elif opened.kind in ("tool", "gadget") and "tool_calls" in groups:
             if opened.sent and content is not None:  # a gadget's, streamed: the rest
                 arguments = json.dumps(jsonable(content), ensure_ascii=False)
-                if not arguments.startswith(opened.sent) and opened.last is not None:
+                sent = "".join(opened.sent)
+                if not arguments.startswith(sent) and opened.last is not None:
                     # validated content in another key order: the arguments as written
                     arguments = json.dumps(opened.last.partial, ensure_ascii=False)
                 self._gadget_args(opened, arguments, out)
