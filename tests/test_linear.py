@@ -168,6 +168,21 @@ MARKUP_CASES = [
 ]
 
 
+def test_a_json_body_read_whole_is_searched_for_its_closer_once() -> None:
+    """A body of many strings in one chunk: the closer is looked for once, not from
+    every quote (``BodyScanner.work``: the characters its searches passed over)."""
+    from streamblocks.markup.formats.qwen import TOOL_CALL
+    from streamblocks.markup.scan import BodyScanner
+
+    work = []
+    for count in (4_000, 16_000):
+        body = '{"name": "f", "arguments": {"a": [' + '"s", ' * count + '"s"]}}</tool_call>'
+        scanner = BodyScanner(TOOL_CALL.spec_for("{"))
+        assert scanner.scan(body, 0) is not None
+        work.append(scanner.work)
+    assert work[1] <= 4.6 * work[0] and work[1] <= 2 * len(body), work
+
+
 def _markup_examined(family: str, text: str, size: int) -> int:
     processor = StreamBlockProcessor(
         BlockRegistry(), markup=family, limits=Limits(max_block_chars=2**24)

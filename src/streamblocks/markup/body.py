@@ -120,8 +120,9 @@ class CallBody:
 
     def spent(self) -> int:
         """The characters reading the body looked at beyond one pass (held text read
-        again), for ``Session.examined``."""
-        spent = self.scanner.work if self.scanner is not None else 0
+        again), for ``Session.examined``. (The end's search, :attr:`BodyScanner.work`,
+        is not in it: it depends on how the chunks came, which ``examined`` must not.)"""
+        spent = 0
         if self.items is not None:
             spent += self.items.work
         return spent + self.arguments.work
