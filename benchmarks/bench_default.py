@@ -22,8 +22,10 @@ runs every case once, in one process, the cases interleaved; CPU time
 and each figure ÷ the same driver's ``str``/``input_adapter=None`` figure (``async`` ÷
 ``loop`` for the driver's own cost). Every run must find the 1,000 blocks.
 
-``--case NAME --once`` feeds one case once, ``--case NAME --setup`` only builds it (for
-callgrind: ``sh benchmarks/callgrind_default.sh SRC_DIR CASE``); case names are
+``--case NAME --once`` feeds one case once (``--repeat K``: K times, one stream after
+another), ``--case NAME --setup`` only builds it (for callgrind: ``sh
+benchmarks/callgrind_default.sh SRC_DIR CASE...`` counts the instructions of the second
+feed, the first's one-time costs — imports, detection, compiled searches — left out); case names are
 ``SOURCE/DRIVER`` (sources ``str-none``, ``str-auto``, ``PROVIDER-sdk``, ``PROVIDER-dict``;
 drivers ``sync``, ``async``, ``loop``, and ``feed`` for ``str-none``), e.g.
 ``openai-chat-sdk/sync``.
@@ -217,12 +219,23 @@ async def _loop(processor: StreamBlockProcessor, items: list[Any]) -> int:
     return blocks + sum(event.type == "BLOCK_END" for event in session.close())
 
 
+async def _repeated(
+    run: Callable[[StreamBlockProcessor, list[Any]], Any],
+    processor: StreamBlockProcessor,
+    items: list[Any],
+    times: int,
+) -> int:
+    """``times`` streams, one after another, in one event loop."""
+    return sum([await run(processor, items) for _ in range(times)])
+
+
 DRIVERS: dict[str, Callable[[StreamBlockProcessor, list[Any]], int]] = {
     "feed": _feed,
     "sync": _sync,
     "async": lambda p, items: asyncio.run(_process_stream(p, items)),
     "loop": lambda p, items: asyncio.run(_loop(p, items)),
 }
+ASYNC = {"async": _process_stream, "loop": _loop}
 
 # -- the cases --------------------------------------------------------------------------
 
@@ -275,10 +288,14 @@ def timed(run: Callable[[], int], expected: int, name: str) -> float:
     return seconds
 
 
-def _run(all_sources: dict[str, tuple[StreamBlockProcessor, list[Any]]], case: str) -> int:
+def _run(
+    all_sources: dict[str, tuple[StreamBlockProcessor, list[Any]]], case: str, times: int = 1
+) -> int:
     source, driver = case.split("/")
     processor, items = all_sources[source]
-    return DRIVERS[driver](processor, items)
+    if times > 1 and driver in ASYNC:
+        return asyncio.run(_repeated(ASYNC[driver], processor, items, times))
+    return sum(DRIVERS[driver](processor, items) for _ in range(times))
 
 
 def table(results: dict[str, list[float]], counts: dict[str, int]) -> None:
@@ -314,6 +331,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="sources to run (str-none always runs)")
     parser.add_argument("--case", help="one case, SOURCE/DRIVER (with --once or --setup)")
     parser.add_argument("--once", action="store_true", help="feed the case once, untimed")
+    parser.add_argument("--repeat", type=int, default=1, help="with --once: feed it K times")
     parser.add_argument("--setup", action="store_true", help="build the case, no feed")
     parser.add_argument("--count", action="store_true", help="print the case's item count")
     args = parser.parse_args()
@@ -323,7 +341,7 @@ def main() -> None:
         if args.count:
             print(len(case_sources[source][1]))
         if args.once:
-            _run(case_sources, args.case)
+            _run(case_sources, args.case, args.repeat)
         gc.collect()
         return
     chosen = [s for s in SOURCES if s != REFERENCE and (not args.only or s in args.only)]

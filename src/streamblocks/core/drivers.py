@@ -1,14 +1,24 @@
 """The drivers' streams: what :meth:`StreamBlockProcessor.process` and
-:meth:`~StreamBlockProcessor.process_stream` return, and closing a source once."""
+:meth:`~StreamBlockProcessor.process_stream` return, and closing a source once. Both
+are thin: per chunk one read of the source and one ``feed``."""
 
 from __future__ import annotations
 
 import contextlib
 from collections import deque
-from collections.abc import AsyncIterable, Generator, Iterable, Iterator, Mapping
+from collections.abc import (
+    AsyncIterable,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from typing import TYPE_CHECKING, Any
 
 from ..adapters.protocols import OutputAdapter
+from .abort import AbortingSession
 from .session import Session
 
 if TYPE_CHECKING:
@@ -42,8 +52,10 @@ class AsyncEvents:
     returns): an async iterator that reads the source as the consumer asks for events.
 
     A class, not an async generator, because mypyc compiles async methods but not async
-    generators. Like one it closes the source when it ends, when it is closed, and when
-    an exception (cancellation, a timeout, the source's own error) passes through it.
+    generators; kept as lean as one: a chunk that makes one event (most do) is one read
+    of the source, one ``feed`` and that event returned. Like an async generator it
+    closes the source when it ends, when it is closed, and when an exception
+    (cancellation, a timeout, the source's own error) passes through it.
     """
 
     def __init__(
@@ -60,7 +72,12 @@ class AsyncEvents:
         self._out: OutputAdapter | None = None
         self._sync: Iterator[Any] | None = None  # the sync driver, for a plain iterable
         self._iterator: Any = None
+        self._next: Callable[[], Awaitable[Any]] | None = None
+        """The source's ``__anext__`` while it is read (``None``: not started, a plain
+        iterable, or the end)."""
         self._session: Session | None = None
+        self._feed: Callable[[Any], list[Any]] = _no_feed
+        self._aborts = False  # (the session has an abort_on policy)
         self._ready: deque[Any] = deque()
         self._ended = False  # the source is read to its end (or abort_on fired)
         self._closed = False
@@ -69,22 +86,48 @@ class AsyncEvents:
         return self
 
     async def __anext__(self) -> Any:
+        ready = self._ready
         try:
-            while not self._ready:
-                if self._ended or self._closed:
-                    await self.aclose()
-                    raise StopAsyncIteration
-                await self._read()
+            while not ready:
+                read = self._next
+                if read is None:
+                    await self._other()
+                    continue
+                try:
+                    item = await read()
+                except StopAsyncIteration:
+                    await self._end(False)
+                    continue
+                events = self._feed(item)
+                if self._aborts and self._session.aborted is not None:  # type: ignore[union-attr]
+                    ready.extend(outgoing(self._out, events))
+                    await self._end(True)
+                elif self._out is None and len(events) == 1:
+                    return events[0]
+                else:
+                    ready.extend(outgoing(self._out, events))
         except BaseException:
             await self.aclose()
             raise
-        return self._ready.popleft()
+        return ready.popleft()
 
-    async def _read(self) -> None:
-        """Read one item of the source (the first call: start the stream)."""
-        if self._sync is None and self._session is None:
-            await self._start()
-            return
+    async def _end(self, aborted: bool) -> None:
+        """The source ended (``aborted``: abort_on stopped it; it is closed): the
+        session's last events."""
+        session = self._session
+        assert session is not None
+        self._next = None
+        self._ended = True
+        if aborted:
+            await _aclose_source(self._iterator)
+        self._ready.extend(outgoing(self._out, session.close()))
+
+    async def _other(self) -> None:
+        """All but the next item of an async source: the start, the end, the next
+        event of a plain iterable (the sync driver)."""
+        if self._ended or self._closed:
+            await self.aclose()
+            raise StopAsyncIteration
         if self._sync is not None:
             event = next(self._sync, _END)
             if event is _END:
@@ -92,23 +135,6 @@ class AsyncEvents:
             else:
                 self._ready.append(event)
             return
-        session = self._session
-        assert session is not None
-        item = await anext(self._iterator, _END)
-        if item is _END:
-            self._ready.extend(outgoing(self._out, session.close()))
-            self._ended = True
-            return
-        events = session.feed(item)
-        if session.aborted is not None:
-            await _aclose_source(self._iterator)
-            self._ready.extend(outgoing(self._out, events))
-            self._ready.extend(outgoing(self._out, session.close()))
-            self._ended = True
-            return
-        self._ready.extend(outgoing(self._out, events))
-
-    async def _start(self) -> None:
         processor, source = self._processor, self._source
         if not isinstance(source, AsyncIterable):
             self._sync = processor.process(
@@ -120,7 +146,10 @@ class AsyncEvents:
         first = [item for item in first if item is not _END]
         model = processor._model_of(first)
         self._session = session = processor.session(model=model, request=self._request)
+        self._feed = session.feed
+        self._aborts = isinstance(session, AbortingSession)
         self._out = processor._output_for_stream(self._adapter)
+        self._next = self._iterator.__anext__
         for item in first:
             self._ready.extend(outgoing(self._out, session.feed(item)))
 
@@ -129,6 +158,7 @@ class AsyncEvents:
         if self._closed:
             return
         self._closed = True
+        self._next = None
         self._ready.clear()
         if self._sync is not None:
             close_source(self._sync)
@@ -136,6 +166,10 @@ class AsyncEvents:
             close_quietly(self._session)
         if self._iterator is not None:
             await _aclose_source(self._iterator)
+
+
+def _no_feed(item: Any) -> list[Any]:  # pragma: no cover - (never called: see _next)
+    raise AssertionError("no session")
 
 
 def outgoing(adapter: OutputAdapter | None, events: list[Any]) -> Iterable[Any]:

@@ -206,9 +206,10 @@ class StreamBlockProcessor:
         session = self.session(model=self._model_of(first), request=request)
         out = self._output_for_stream(output_adapter)
         try:
+            aborts = isinstance(session, AbortingSession)  # (only it may stop the stream)
             for item in itertools.chain(first, iterator):
                 events = session.feed(item)
-                if session.aborted is not None:
+                if aborts and session.aborted is not None:
                     close_source(iterator)
                     yield from outgoing(out, events)
                     break

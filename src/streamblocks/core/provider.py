@@ -8,8 +8,7 @@ text to the session's scanner.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import Any, cast
 
 from mypy_extensions import mypyc_attr
@@ -18,19 +17,11 @@ from ..adapters.detection import detect_input_adapter
 from ..adapters.protocols import (
     EventCategory,
     InputAdapter,
-    NativeDelta,
-    NativeEnd,
-    NativeStart,
+    Reading,
     as_category,
 )
-from .blocks import Block
 from .emitter import Emitter
-from .errors import AdapterWarning, ErrorCode
 from .events import (
-    CONTENT_SECTION,
-    BlockDelta,
-    BlockEnd,
-    BlockStart,
     Counts,
     Passthrough,
     StopReason,
@@ -38,16 +29,17 @@ from .events import (
     StreamStarted,
     Usage,
 )
-from .json_values import loads
 from .limits import Limits
-from .native_blocks import NativeBlock, describe
+from .native_blocks import NativeBlocks, describe
 
 _REPORTS = "error/stop_reason/usage/stream_ids/native_events"
+TEXT, SKIP = EventCategory.TEXT_CONTENT, EventCategory.SKIP
+_NO_REPORTS = (None, None, None, None)
 _VALUES = ", ".join(repr(category.value) for category in EventCategory)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class ProviderEvents:
+class ProviderEvents(NativeBlocks):
     """Feeds provider events through the stream's input adapter."""
 
     def __init__(
@@ -57,13 +49,11 @@ class ProviderEvents:
         consume: Callable[[str], None],
         input_adapter: InputAdapter | str | None,
     ) -> None:
-        self._em = em
-        self._limits = limits
+        super().__init__(em, limits)
         self._consume = consume
         """Where reply text goes: the session's scanner (``Session._consume``)."""
         self._adapter: InputAdapter | None = None
         self._adapter_spec = input_adapter
-        self._adapter_failures: set[str] = set()
         self._frames: Callable[[Any], Any] | None = None
         self._read: Callable[[Any], Any] | None = None
         self._error_of: Callable[[Any], str | None] | None = None
@@ -71,9 +61,6 @@ class ProviderEvents:
         self._usage_of: Callable[[Any], Any] | None = None
         self._ids_of: Callable[[Any], Any] | None = None
         self._natives_of: Callable[[Any], Any] | None = None
-        self._natives: dict[Hashable, NativeBlock] = {}
-        self._rejected: set[Hashable] = set()  # native blocks dropped for their size
-        self._native_spill = False
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
         self._error_message: str | None = None
@@ -81,6 +68,8 @@ class ProviderEvents:
         self._run_id: str | None = None
         self._first_feed = True
         self._ended = False  # the adapter reported STREAM_END: the stream is finished
+        self._pending: tuple[Any, Any, EventCategory] | None = None
+        """An event :meth:`text_of` read that needs the full step, with its reading."""
 
     def _feed_event(self, item: Any) -> None:
         adapter = self._adapter
@@ -132,7 +121,42 @@ class ProviderEvents:
                 break
             self._analyze_event(adapter, event)
 
+    def text_of(self, event: Any) -> str | None:
+        """The reply text of an event that carries text and nothing else to take (a text
+        delta; ``""`` for an event to skip), its reports (stop reason, usage...) noted:
+        the session reads it as a ``str`` chunk. ``None``: the event needs the full step
+        (its reading is kept for it, so the adapter is asked once)."""
+        adapter = self._adapter
+        if adapter is None or self._native_spill or self._frames is not None:
+            return None
+        read = self._read
+        try:
+            reading = self._ask(adapter, event) if read is None else read(event)
+            category = reading.category
+            if category.__class__ is not EventCategory:
+                category = as_category(category)
+            if category is None:  # (asked again by the full step, which warns)
+                return None
+            if reading.natives or (category is not TEXT and category is not SKIP):
+                self._pending = (event, reading, category)
+                return None
+        except Exception:  # (a broken ``read``: the same)
+            return None
+        if (reading.stop, reading.usage, reading.error, reading.ids) != _NO_REPORTS:
+            self._note(adapter, reading)
+        text = reading.text if category is TEXT else ""
+        if text.__class__ is str or isinstance(text, str):
+            return text
+        self._not_text(event, "extract_text", text)
+        return ""
+
     def _analyze_event(self, adapter: InputAdapter, event: Any) -> None:
+        pending = self._pending
+        if pending is not None:  # (read by text_of)
+            self._pending = None
+            if pending[0] is event:
+                self._take_reading(adapter, pending[1], pending[2], event)
+                return
         read = self._read
         if read is not None:  # one question
             try:
@@ -143,6 +167,13 @@ class ProviderEvents:
             if category is not None:
                 self._take_reading(adapter, reading, category, event)
                 return
+        reading = self._ask(adapter, event)
+        self._take_reading(adapter, reading, reading.category, event)
+
+    def _ask(self, adapter: InputAdapter, event: Any) -> Reading:
+        """The event's reading from the adapter's questions, one at a time (an adapter
+        without ``read``, or whose ``read`` failed); a question that raises is warned
+        about, and the answers before it kept."""
         text: Any = ""
         try:
             answer = adapter.categorize(event)
@@ -155,25 +186,18 @@ class ProviderEvents:
         except Exception as exc:  # a broken adapter: pass the event on, keep going
             self._adapter_failed(adapter, "categorize/extract_text", exc)
             category = EventCategory.PASSTHROUGH
+        error = stop = usage = ids = None
+        natives: list[Any] = []
         try:
-            message = self._error_of(event) if self._error_of is not None else None
-            if message is not None:
-                self._error_message = message
-            reason = self._stop_of(event) if self._stop_of is not None else None
-            if reason is not None:
-                self._stop_reason = reason
-            usage_of = self._usage_of
-            if usage_of is not None:
-                self._note_usage(usage_of(event))
-            if self._ids_of is not None:
-                self._note_ids(self._ids_of(event))
-            natives_of = self._natives_of
-            if natives_of is not None:
-                for piece in natives_of(event) or ():
-                    self._native(piece, event)
+            error = self._error_of(event) if self._error_of is not None else None
+            stop = self._stop_of(event) if self._stop_of is not None else None
+            usage = self._usage_of(event) if self._usage_of is not None else None
+            ids = self._ids_of(event) if self._ids_of is not None else None
+            if self._natives_of is not None:
+                natives.extend(self._natives_of(event) or ())
         except Exception as exc:
             self._adapter_failed(adapter, _REPORTS, exc)
-        self._take(category, text, event)
+        return Reading(category, text, natives, stop, usage, error, ids)
 
     def _take_reading(
         self, adapter: InputAdapter, reading: Any, category: EventCategory, event: Any
@@ -181,6 +205,18 @@ class ProviderEvents:
         """The event as the adapter's ``read`` answered it (see
         :class:`~streamblocks.adapters.protocols.Reading`)."""
         text = reading.text if category is EventCategory.TEXT_CONTENT else ""
+        if self._note(adapter, reading):
+            try:
+                for piece in reading.natives or ():
+                    self._native(piece, event)
+            except Exception as exc:
+                self._adapter_failed(adapter, _REPORTS, exc)
+        if category is not EventCategory.SKIP or self._native_spill:  # (most are skipped)
+            self._take(category, text, event)
+
+    def _note(self, adapter: InputAdapter, reading: Any) -> bool:
+        """Keep what the event reports (error, stop reason, usage, ids): whether that
+        went well (a warning names what raised)."""
         try:
             if reading.error is not None:
                 self._error_message = reading.error
@@ -190,12 +226,10 @@ class ProviderEvents:
                 self._note_usage(reading.usage)
             if reading.ids is not None:
                 self._note_ids(reading.ids)
-            for piece in reading.natives or ():
-                self._native(piece, event)
         except Exception as exc:
             self._adapter_failed(adapter, _REPORTS, exc)
-        if category is not EventCategory.SKIP or self._native_spill:  # (most are skipped)
-            self._take(category, text, event)
+            return False
+        return True
 
     def _note_usage(self, found: Any) -> None:
         if found is not None:
@@ -227,16 +261,6 @@ class ProviderEvents:
             "passed through",
         )
 
-    def _not_text(self, event: Any, what: str, value: Any) -> None:
-        """The one guard for provider text that is not a string: warn (once per stream
-        and kind of event) and drop the value; the stream goes on."""
-        described = describe(event)
-        self._warn_once(
-            f"text:{described}",
-            f"{described} event: {what} gave {type(value).__name__} {value!r:.60}, not "
-            "text; it was left out and the stream goes on",
-        )
-
     def _after_end(self, events: Any) -> None:
         """Events after the provider's STREAM_END: ignored, with one warning."""
         self._warn_once(
@@ -258,8 +282,12 @@ class ProviderEvents:
             # Not returned yet: STREAM_STARTED carries the ids the first item told.
             out[0] = StreamStarted(out[0].stream_id, self._session_id, self._run_id)
 
-    def _finished_event(self, counts: Counts) -> StreamFinished:
-        """``STREAM_FINISHED`` with what the adapter reported (stop, usage, error, ids)."""
+    def _finished_event(self, counts: Counts, cause: str | None = None) -> StreamFinished:
+        """``STREAM_FINISHED`` with what the adapter reported (stop, usage, error, ids);
+        with a ``cause``: the stream did not end normally (``stop_reason=error``)."""
+        if cause is not None:
+            ids = (self._session_id, self._run_id)
+            return StreamFinished(StopReason.error, self._usage, counts, cause, *ids, True)
         stop = self._stop_reason or StopReason.unknown
         return StreamFinished(
             stop,
@@ -279,12 +307,6 @@ class ProviderEvents:
             "(events it cannot read are passed through)",
         )
 
-    def _warn_once(self, key: str, message: str) -> None:
-        if key in self._adapter_failures:
-            return
-        self._adapter_failures.add(key)
-        warnings.warn(message, AdapterWarning, stacklevel=5)
-
     def _choose_adapter(self, first: Any) -> InputAdapter:
         spec = self._adapter_spec
         if spec is None:
@@ -294,106 +316,6 @@ class ProviderEvents:
         adapter = detect_input_adapter(first) if isinstance(spec, str) else spec
         for_stream = getattr(adapter, "for_stream", None)
         return for_stream() if for_stream is not None else adapter
-
-    def _native(self, piece: Any, event: Any) -> None:
-        if isinstance(piece, NativeStart):
-            block_id = piece.block_id
-            if not isinstance(block_id, str) or not block_id:
-                block_id = self._em.new_id()
-            native = self._natives[piece.key] = NativeBlock(piece, block_id)
-            self._rejected.discard(piece.key)
-            attrs = dict(native.attrs)
-            self._em.emit(BlockStart(block_id, native.block_type, "native", attrs))
-        elif isinstance(piece, NativeDelta):
-            text = cast(Any, piece).text  # (the compiled build would check it on read)
-            if not isinstance(text, str):
-                self._not_text(event, "a native block's delta", text)
-                return
-            open_native = self._natives.get(piece.key)
-            if open_native is None:
-                if text and piece.key in self._rejected:
-                    self._native_spill = True
-                return
-            if not text:
-                return
-            if open_native.size + len(text) > self._limits.max_block_chars:
-                self._reject_native(piece.key, open_native, text)
-                return
-            open_native.add(text)
-            source = open_native.partial
-            at = source.add(text, None) if source is not None else None
-            self._em.emit(
-                BlockDelta(
-                    open_native.block_id, open_native.block_type, CONTENT_SECTION, text, None, at
-                )
-            )
-        elif isinstance(piece, NativeEnd):
-            if piece.key is None:
-                keys = list(self._natives)
-                self._rejected.clear()
-            else:
-                keys = [piece.key]
-                self._rejected.discard(piece.key)
-            for key in keys:
-                ended = self._natives.pop(key, None)
-                if ended is not None:
-                    self._end_native(ended, piece)
-
-    def _reject_native(self, key: Hashable, native: NativeBlock, text: str) -> None:
-        """A native block crossed ``max_block_chars``: a ``TOO_LARGE`` error carrying
-        the text held; the provider events with the rest of it pass through."""
-        del self._natives[key]
-        self._rejected.add(key)
-        native.parts.append(text)
-        limit = self._limits.max_block_chars
-        self._em.error(
-            native.block_id,
-            native.block_type,
-            ErrorCode.TOO_LARGE,
-            f"{native.block_type} {native.block_id!r} grew past max_block_chars={limit}; "
-            "the rest of it is passed through",
-            "".join(native.parts),
-        )
-
-    def _end_native(self, native: NativeBlock, end: NativeEnd | None) -> None:
-        text = "".join(native.parts)
-        attrs = native.attrs
-        if end is not None and end.attrs:
-            attrs = {**attrs, **end.attrs}
-        if end is not None and end.content is not None:
-            content: Any = end.content
-        elif native.parse == "json":
-            try:
-                content = loads(text) if text.strip() else {}
-            except (ValueError, RecursionError) as exc:
-                self._em.error(
-                    native.block_id,
-                    native.block_type,
-                    ErrorCode.PARSE_FAILED,
-                    f"arguments of {native.block_type} {native.block_id!r} are not valid "
-                    f"JSON ({exc}): {text}",
-                    "",
-                )
-                return
-        else:
-            content = text
-        self._em.blocks += 1
-        block = Block(
-            native.block_id, native.block_type, "native", None, content, attrs, "",
-            self._em.pos, self._em.pos,
-        )  # fmt: skip
-        self._em.emit(BlockEnd(block))
-
-    def _close_natives(self) -> None:
-        for key in list(self._natives):
-            native = self._natives.pop(key)
-            self._em.error(
-                native.block_id,
-                native.block_type,
-                ErrorCode.UNCLOSED,
-                f"the stream ended inside {native.block_type} {native.block_id!r}",
-                "",
-            )
 
 
 def _name(adapter: InputAdapter) -> str:

@@ -25,8 +25,6 @@ from .events import (
     BlockDelta,
     Counts,
     Event,
-    StopReason,
-    StreamFinished,
     StreamStarted,
     TextDelta,
     new_event,
@@ -95,15 +93,25 @@ class Session:
 
     def use(self, paths: Collection[str]) -> None:
         """Take only the fast paths named in ``paths`` (:data:`.fast.FAST_PATHS`)."""
-        fast.use(self._scan, paths, lean=self._identity and not self._transforms)
+        fast.use(self._scan, paths, lean=not self._transforms)
 
     # ------------------------------------------------------------------ public API
 
     def feed(self, chunk: Any) -> list[Event]:
         """Process one chunk of text (or one provider event): the events it made decidable."""
+        if chunk.__class__ is str and self._identity:
+            return self._text(chunk)
+        if self._scan.mode and chunk:  # (a provider's text delta: its text, as a str)
+            text = self._provider.text_of(chunk)
+            if text is not None:
+                return self._text(text) if text else []
+        return self._feed(chunk)
+
+    def _text(self, chunk: str) -> list[Event]:
+        """Reply text (a ``str`` chunk, or the text of a provider's text delta)."""
         scan = self._scan
         mode = scan.mode
-        if mode and chunk and chunk.__class__ is str:
+        if mode and chunk:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see lean.settle).
             if mode == VISIBLE:
@@ -222,7 +230,7 @@ class Session:
                         scan.mode = VISIBLE
                     elif not lean.line_ends(scan, stop, chunk):
                         events = lean.opening(scan, chunk, stop) if scan.opener_held else None
-                        return events if events is not None else self._feed(chunk)
+                        return events if events is not None else self._feed(chunk, True)
                     self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
                 if scan.parser is None and "\n" not in chunk:  # (a marker may begin the line)
@@ -241,10 +249,10 @@ class Session:
                 events = lean.opening(scan, chunk, None)
                 if events is not None:
                     return events
-        return self._feed(chunk)
+        return self._feed(chunk, True)
 
-    def _feed(self, chunk: Any) -> list[Event]:
-        """``feed`` through the full machinery, leaving the scanner settled (lean)."""
+    def _feed(self, chunk: Any, text: bool = False) -> list[Event]:
+        """``feed`` by the full step (``text``: ``chunk`` is reply text), then settled (lean)."""
         scan = self._scan
         lean.count_lean(scan)
         if self._closed:
@@ -263,7 +271,7 @@ class Session:
             self._begin()
         if not self._identity and provider._adapter is None and chunk.__class__ is str:
             self._identity = fast.settle_text(scan, provider, chunk, bool(self._transforms))
-        if not self._identity or chunk.__class__ is not str:
+        if not text and (not self._identity or chunk.__class__ is not str):
             provider._feed_event(chunk)
             if provider._ended:
                 out = self._finish(out)
@@ -374,10 +382,7 @@ class Session:
         self._scan.mode = SLOW
         em = self._em
         em.out = []
-        counts = Counts(em.pos, em.blocks, em.errors)
-        provider = self._provider
-        ids = (provider._session_id, provider._run_id)
-        return [StreamFinished(StopReason.error, provider._usage, counts, cause, *ids, True)]
+        return [self._provider._finished_event(Counts(em.pos, em.blocks, em.errors), cause)]
 
     def _begin(self) -> None:
         self._started = True
@@ -388,13 +393,8 @@ class Session:
         """Reply text, for the scanner. A byte-order mark opening the stream is text,
         and the first line still starts after it."""
         scan = self._scan
-        if (
-            self._em.pos == 0
-            and text.startswith(_BOM)
-            and scan.line == ""
-            and scan.region is None
-            and not scan.tail
-        ):
+        at_start = self._em.pos == 0 and scan.line == "" and scan.region is None
+        if at_start and text.startswith(_BOM) and not scan.tail:
             self._em.text(_BOM)
             text = text[1:]
         scan.run(text)

@@ -206,8 +206,13 @@ class ProviderAdapter:
         """All the session asks of ``event``, in one call: the memoised step, with the
         error and the ids the adapter's ``error``/``stream_ids`` report. Ids equal to
         the last ones reported are left out (the session keeps what it was told)."""
-        if self._plain:  # the step is the whole answer (most adapters)
-            return self._step(event)
+        if self._plain:  # the step is the whole answer (most adapters): _step, inline
+            if event is self._last_event:
+                return self._last_step
+            step = self._analyze(event)
+            self._last_event = event
+            self._last_step = step
+            return step
         if self._from_step:
             step = self._last_step if event is self._last_event else self._step(event)
         else:  # a subclass answers some question itself
