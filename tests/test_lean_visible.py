@@ -104,9 +104,9 @@ def test_a_line_start_a_marker_may_begin_takes_no_full_step(
     slow = Session._feed
     full: list[str] = []
 
-    def counted(self: Session, chunk: str) -> list[object]:
+    def counted(self: Session, chunk: str, text: bool = False) -> list[object]:
         full.append(chunk)
-        return slow(self, chunk)  # type: ignore[return-value]
+        return slow(self, chunk, text)  # type: ignore[return-value]
 
     monkeypatch.setattr(Session, "_feed", counted)
     session = PROCESSOR.session()

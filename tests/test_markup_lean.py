@@ -267,9 +267,9 @@ def test_an_opener_in_pieces_takes_the_lean_steps(
     slow = Session._feed
     at = [0]
 
-    def counted(self: Session, chunk: object) -> list[object]:
+    def counted(self: Session, chunk: object, text: bool = False) -> list[object]:
         full.append(at[0])
-        return slow(self, chunk)
+        return slow(self, chunk, text)
 
     monkeypatch.setattr(Session, "_feed", counted)
     session = processor.session()

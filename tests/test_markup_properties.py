@@ -244,7 +244,10 @@ def registry(with_syntaxes: bool) -> BlockRegistry:
 
 def framing(family: str) -> re.Pattern[str]:
     markers = sorted(GRAMMARS[family].markers(), key=len, reverse=True)
-    return re.compile(r"\s*(?:" + "|".join(map(re.escape, markers)) + ")")
+    # A marker and an empty call list after it is framing only, as an empty <think></think>
+    # is: no call, nothing to keep (phi4's `functools[]`, nemotron's `<TOOLCALL>[]`).
+    empty = [re.escape(marker) + r"\s*\[?\s*\]" for marker in markers]
+    return re.compile(r"\s*(?:" + "|".join([*empty, *map(re.escape, markers)]) + ")")
 
 
 def only_framing_lost(text: str, kept: str, hidden: re.Pattern[str]) -> bool:
