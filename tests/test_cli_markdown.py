@@ -54,7 +54,7 @@ def test_a_claude_run_as_turns_calls_results_and_usage(
     assert headings[0] == "claude.jsonl" and headings[1] == "Turn 1" and headings[-1] == "Usage"
     fences = _fences(markdown)
     assert ("json", '{\n  "file_path": "/repo/calc.py"\n}\n') in fences  # a call's arguments
-    assert any(info == "text" and "return a - b" in content for info, content in fences)
+    assert any(info == "python" and "return a - b" in content for info, content in fences)
     thinking = [t for t in tokens if t.type == "blockquote_open"]
     assert thinking  # thinking as a quote
     assert "| input tokens | 120 |" in markdown and "| stop reason | end_turn |" in markdown
@@ -155,3 +155,17 @@ def test_redact_alone_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFix
     path.write_text("x\n")
     assert main(["extract", str(path), "--redact"]) == 2
     assert "--markdown" in capsys.readouterr().err
+
+
+def test_each_tool_output_is_written_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """Claude Code's Bash, Read, Edit, Write and TodoWrite results come as a result and
+    then the typed row they stand for: the transcript writes the typed row alone, and
+    says when the result was an error."""
+    path = Path(__file__).parents[1] / "examples" / "transcripts" / "claude-code.jsonl"
+    assert main(["extract", str(path), "--markdown"]) == 0
+    markdown = capsys.readouterr().out
+    assert "**Result**" not in markdown
+    assert markdown.count("$ pytest -q\n") == 1
+    assert "**Command** (error)\n" in markdown
+    assert markdown.count("return a - b") == 2  # the code read, and the diff's line
+    assert "**File modify**" in markdown and "**Plan**" in markdown

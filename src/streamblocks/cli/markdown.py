@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..content import (
     CodeBlock,
@@ -41,7 +41,7 @@ from ..runs.redact import Redactor
 from ..runs.usage import TurnUsage
 
 _PLAIN_ATTRS = ("id", "block_type", "parent_id")  # said in the row's head, or by nesting
-_TOOL_OUTPUT = (ToolResultBlock, CommandBlock, FileChangeBlock, CodeBlock, TodoBlock)
+_TYPED = (CommandBlock, FileChangeBlock, CodeBlock, TodoBlock)  # rows a tool result stands for
 _STARTS_TURN = (list, ThinkingBlock, ToolCallBlock)  # (a list: a run of text)
 _TODO = {"in_progress": " *(in progress)*"}
 _TURN_FIELDS = (
@@ -89,6 +89,15 @@ def _result_text(content: Any) -> tuple[str, str]:
     return _json(content), "json"
 
 
+class _Failed(NamedTuple):
+    """A typed row (the terminal, the code…) standing for a tool result that failed."""
+
+    row: Any
+
+
+_TOOL_OUTPUT = (ToolResultBlock, _Failed, *_TYPED)
+
+
 class _Run:
     """The run's rows, and each sub-agent's, in order."""
 
@@ -120,7 +129,7 @@ class _Run:
             else:
                 converted = self.convert(block)
             if converted is not None:
-                self._rows(parent).append(converted)
+                self._append(self._rows(parent), converted, block.attrs.get("tool_call_id"))
         elif kind is BlockError:
             self._rows(self.parent_of.get(event.block_id or "")).append(event)
         elif kind is StreamFinished:
@@ -133,11 +142,26 @@ class _Run:
                 if isinstance(event.event.get(key), (int, float)):
                     self.raw[key] = event.event[key]
 
+    @staticmethod
+    def _append(rows: list[Any], row: Any, call: Any) -> None:
+        """Add ``row``; a typed row that names the call of the result just before it
+        (Claude Code's Bash, Read, Edit, Write and TodoWrite results come as a result and
+        then the row they stand for) takes the result's place: each output once."""
+        last = rows[-1] if rows else None
+        typed = call and isinstance(row, _TYPED)
+        if typed and isinstance(last, ToolResultBlock) and last.tool_call_id == call:
+            rows[-1] = _Failed(row) if last.is_error else row
+            return
+        rows.append(row)
+
     def _rows(self, parent: Any) -> list[Any]:
         return self.rows.setdefault(None if parent in (None, "") else str(parent), [])
 
 
 def _row(row: Any, run: _Run, depth: int) -> str:
+    if type(row) is _Failed:
+        head, _, rest = _row(row.row, run, depth).partition("\n")
+        return f"{head} (error)\n{rest}"
     if type(row) is list:
         return "".join(row).strip("\n") + "\n"
     if isinstance(row, ThinkingBlock):
