@@ -8,7 +8,9 @@ medians reported):
 - ``delim-*``: 1,000 ``!!id:note`` blocks with prose between them, through this core
   and through the older ``streamblocks`` 0.4.0 from the package index (a different
   project, ``hother.streamblocks``, Python ≥ 3.13), at 4-character and 1 KB chunks; both
-  must find the 1,000 blocks;
+  must find the 1,000 blocks. ``delim-ours-*`` is the sync loop with
+  ``input_adapter=None``; ``delim-stream-*`` the default processor (auto-detection)
+  through ``async for`` over ``process_stream``, as users read a stream;
 - ``think-*``: a ~1 MB thinking-heavy reply through ``markup="qwen3"`` and through
   ``thinkstrip`` (a one-purpose ``<think>`` filter, Python ≥ 3.13); both must give the
   same visible text;
@@ -68,6 +70,34 @@ def _ours_blocks(chunks: list[str], **options: object) -> tuple[int, str]:
     registry.register("note", syntax=DelimiterPreambleSyntax())
     session = StreamBlockProcessor(registry, input_adapter=None, **options).session()  # type: ignore[arg-type]
     return _drain(session, chunks)
+
+
+def _ours_stream(chunks: list[str]) -> tuple[int, str]:
+    """The document read the way users read it: the default processor (auto-detection)
+    and ``async for`` over ``process_stream``."""
+    import asyncio
+
+    from streamblocks import BlockRegistry, DelimiterPreambleSyntax, StreamBlockProcessor
+
+    registry = BlockRegistry()
+    registry.register("note", syntax=DelimiterPreambleSyntax())
+    processor = StreamBlockProcessor(registry)
+
+    async def source() -> object:
+        for chunk in chunks:
+            yield chunk
+
+    async def read() -> tuple[int, str]:
+        blocks, text = 0, []
+        async for event in processor.process_stream(source()):  # type: ignore[arg-type]
+            kind = event.type
+            if kind == "BLOCK_END":
+                blocks += 1
+            elif kind == "TEXT_DELTA":
+                text.append(event.text)
+        return blocks, "".join(text)
+
+    return asyncio.run(read())
 
 
 def _drain(session: object, chunks: list[str]) -> tuple[int, str]:
@@ -147,6 +177,10 @@ def cases() -> dict[str, Callable[[], Callable[[], tuple[int, str]]]]:
         chunks = chunked(delimiter_document(), size)
         return (lambda: _old_blocks(chunks)) if old else (lambda: _ours_blocks(chunks))
 
+    def delim_stream(size: int) -> Callable[[], tuple[int, str]]:
+        chunks = chunked(delimiter_document(), size)
+        return lambda: _ours_stream(chunks)
+
     def think(strip: bool) -> Callable[[], tuple[int, str]]:
         chunks = chunked(thinking_reply(1_000_000), 4)
         return (lambda: _thinkstrip(chunks)) if strip else (lambda: _markup(chunks, "qwen3"))
@@ -171,6 +205,8 @@ def cases() -> dict[str, Callable[[], Callable[[], tuple[int, str]]]]:
         "delim-0.4.0-4": lambda: delim(4, True),
         "delim-ours-1k": lambda: delim(1024, False),
         "delim-0.4.0-1k": lambda: delim(1024, True),
+        "delim-stream-4": lambda: delim_stream(4),
+        "delim-stream-1k": lambda: delim_stream(1024),
         "think-qwen3": lambda: think(False),
         "think-thinkstrip": lambda: think(True),
         "think-floor": think_floor,
@@ -210,6 +246,16 @@ def _build() -> str:
 RATIOS = [
     ("1,000 delimiter blocks, 4-char chunks: 0.4.0 time ÷ ours", "delim-0.4.0-4", "delim-ours-4"),
     ("1,000 delimiter blocks, 1 KB chunks: 0.4.0 time ÷ ours", "delim-0.4.0-1k", "delim-ours-1k"),
+    (
+        "the same, 4-char chunks, ours the default processor through process_stream",
+        "delim-0.4.0-4",
+        "delim-stream-4",
+    ),
+    (
+        "the same, 1 KB chunks, ours the default processor through process_stream",
+        "delim-0.4.0-1k",
+        "delim-stream-1k",
+    ),
     (
         "thinking 1 MB: thinkstrip time ÷ ours (our speed ÷ theirs)",
         "think-thinkstrip",
@@ -280,6 +326,8 @@ def _check(results: dict[str, list[dict[str, float]]]) -> None:
     for ours, theirs, key in (
         ("delim-ours-4", "delim-0.4.0-4", "blocks"),
         ("delim-ours-1k", "delim-0.4.0-1k", "blocks"),
+        ("delim-stream-4", "delim-0.4.0-4", "blocks"),
+        ("delim-stream-1k", "delim-0.4.0-1k", "blocks"),
         ("think-qwen3", "think-thinkstrip", "digest"),
     ):
         if (
