@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from adapters.rollout_lines import codex_rollout_run
 from adapters.transcripts import claude_partial_run, claude_tool_run, codex_run, jsonl
 from cli_helpers import run
 
@@ -27,6 +28,7 @@ SAMPLES = {
     "claude-code.jsonl": claude_tool_run,
     "claude-code-partial.jsonl": claude_partial_run,
     "codex.jsonl": codex_run,
+    "codex-rollout.jsonl": codex_rollout_run,
 }
 DOCS = ["docs/transcripts.md", "docs/cli.md", "docs/viewer.md"]
 COMMAND = re.compile(

@@ -34,6 +34,7 @@ from streamblocks.ext.codex_cli import CodexCLIInputAdapter
 from streamblocks.testing import AdapterConformance, AdapterSample
 
 from . import transcripts as t
+from .rollout_lines import ROLLOUT_REPLY, codex_rollout_run
 
 MODES = ["sync", "async"]
 
@@ -518,6 +519,15 @@ class TestCodexCLIConformance(AdapterConformance):
         ),
         AdapterSample(
             "every item", t.codex_run(), text=t.CODEX_REPLY, stop_reason=StopReason.end_turn
+        ),
+        AdapterSample(
+            "a session file (rollout)",
+            codex_rollout_run(),
+            text=ROLLOUT_REPLY,
+            stop_reason=StopReason.end_turn,
+            usage=Usage(
+                input_tokens=62720, output_tokens=689, cache_read_tokens=55296, reasoning_tokens=288
+            ),
         ),
     )
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from adapters.rollout_lines import codex_rollout_run
 from adapters.transcripts import OUTRO, claude_partial_run, claude_tool_run, codex_run, jsonl
 from streamblocks import StreamBlockProcessor
 from streamblocks.cli import default_registry
@@ -193,7 +194,11 @@ def _types(events: list[dict[str, Any]]) -> list[str]:
     return [event["type"] for event in events]
 
 
-@pytest.mark.parametrize("lines", [claude_tool_run, codex_run])
+def _rollout_without_token_counts() -> list[dict[str, Any]]:
+    return [line for line in codex_rollout_run() if line["payload"].get("type") != "token_count"]
+
+
+@pytest.mark.parametrize("lines", [claude_tool_run, codex_run, _rollout_without_token_counts])
 def test_a_transcript_arrives_as_the_agui_output_makes_it(
     serve: Any, tmp_path: Path, lines: Any
 ) -> None:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from adapters import test_agui
 from adapters import transcripts as t
+from adapters.rollout_lines import codex_rollout_run
 from adapters.test_agui_output import TEXT, chunks, registry
 from streamblocks import StreamBlockProcessor
 from streamblocks.cli import default_registry
@@ -36,6 +37,9 @@ def _ours(name: str) -> list[Any]:
         "Claude: tools and a failed result": lambda: transcripts.process(t.claude_tool_run()),
         "Claude: the run failed": lambda: transcripts.process(t.claude_error_run()),
         "Codex: commands, file changes, todos": lambda: transcripts.process(t.codex_run()),
+        "Codex session file: patches, plans, interrupted": lambda: transcripts.process(
+            codex_rollout_run()
+        ),
         "AG-UI input passed through": lambda: transcripts.process(test_agui.run_events()),
         "sub-agents, two levels": fixtures.subagent_events,
     }
@@ -49,6 +53,7 @@ NAMES = [
     "Claude: tools and a failed result",
     "Claude: the run failed",
     "Codex: commands, file changes, todos",
+    "Codex session file: patches, plans, interrupted",
     "AG-UI input passed through",
     "sub-agents, two levels",
 ]

@@ -1,4 +1,5 @@
-"""Codex CLI input adapter: the JSON lines of ``codex exec --json``."""
+"""Codex CLI input adapter: the JSON lines of ``codex exec --json`` and Codex's own
+session files (rollouts, read by :mod:`.rollout`)."""
 
 from __future__ import annotations
 
@@ -13,27 +14,17 @@ from ...adapters.protocols import (
     NativeStart,
     StreamIds,
 )
-from ...core.events import StopReason, Usage
+from ...core.events import StopReason
 from .._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
-from .._jsonl import JSONLinesAdapter, file_change_kind, is_mapping, text_of
-from .types import EVENT_TYPES, MESSAGE_ITEMS, THREAD_START_TYPES
+from .._jsonl import file_change_kind, is_mapping, text_of
+from .rollout import RolloutLines, usage_of
+from .types import EVENT_TYPES, MESSAGE_ITEMS, ROLLOUT_TYPES, THREAD_START_TYPES
 
 STREAMED_AT_MOST = 65_536
 """Characters of an item's text (a command's output, reasoning) streamed as deltas. Past
 them the text is held and comes whole with the item's end: a transcript's output is the
 provider's structure, kept whole, not model-written text bounded by
 ``Limits.max_block_chars`` (which applies to what streams)."""
-
-
-def _usage(raw: Any) -> Usage | None:
-    if not is_mapping(raw):
-        return None
-    return Usage(
-        input_tokens=as_int(raw.get("input_tokens")),
-        output_tokens=as_int(raw.get("output_tokens")),
-        cache_read_tokens=as_int(raw.get("cached_input_tokens")),
-        reasoning_tokens=as_int(raw.get("reasoning_output_tokens")),
-    )
 
 
 def _message(raw: Any) -> str | None:
@@ -52,8 +43,10 @@ def _final_status(item: Mapping[str, Any]) -> str:
     return "failed" if failed else "completed"
 
 
-class CodexCLIInputAdapter(JSONLinesAdapter):
-    """Reads Codex's ``codex exec --json`` transcript.
+class CodexCLIInputAdapter(RolloutLines):
+    """Reads Codex's ``codex exec --json`` transcript, and Codex's session files
+    (``~/.codex/sessions/…/rollout-….jsonl``: see :class:`.rollout.RolloutLines`), told
+    apart by each line's ``type``.
 
     Feed raw chunks (``str`` or ``bytes``, cut anywhere) or parsed line dicts. Items
     (``item.started`` / ``item.updated`` / ``item.completed``) become:
@@ -105,24 +98,35 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
                 return isinstance(event.get("message"), str)
             if isinstance(kind, str) and kind.startswith("item."):
                 return kind in EVENT_TYPES and is_mapping(event.get("item"))
+            if kind in ROLLOUT_TYPES:
+                return is_mapping(event.get("payload"))
             return kind in EVENT_TYPES
         except Exception:
             return False
 
     def stream_ids(self, event: Any) -> StreamIds | None:
-        """The ``thread_id`` of ``thread.started`` (the Codex session)."""
-        if event.__class__ is not dict and not is_mapping(event):
-            return None
-        if event.get("type") not in THREAD_START_TYPES:
-            return None
-        thread_id = event.get("thread_id", event.get("session_id"))
-        return StreamIds(thread_id) if isinstance(thread_id, str) else None
-
-    def error(self, event: Any) -> str | None:
-        """The message of ``turn.failed`` or ``error``."""
+        """The ``thread_id`` of ``thread.started`` (the Codex session), the ``id`` of a
+        rollout's ``session_meta``."""
         if event.__class__ is not dict and not is_mapping(event):
             return None
         kind = event.get("type")
+        if kind == "session_meta":
+            payload = event.get("payload")
+            thread_id = payload.get("id") if is_mapping(payload) else None
+        elif kind not in THREAD_START_TYPES:
+            return None
+        else:
+            thread_id = event.get("thread_id", event.get("session_id"))
+        return StreamIds(thread_id) if isinstance(thread_id, str) else None
+
+    def error(self, event: Any) -> str | None:
+        """The message of ``turn.failed`` or ``error`` (a rollout's ``turn_aborted``,
+        ``error``)."""
+        if event.__class__ is not dict and not is_mapping(event):
+            return None
+        kind = event.get("type")
+        if kind == "event_msg":
+            return self._rollout_error(event.get("payload"))
         if kind == "turn.failed":
             return _message(event.get("error")) or "the turn failed"
         if kind == "error":
@@ -149,7 +153,7 @@ class CodexCLIInputAdapter(JSONLinesAdapter):
             EventCategory.SKIP,
             natives=self._flush_todos(),
             stop=StopReason.end_turn,
-            usage=_usage(event.get("usage")),
+            usage=usage_of(event.get("usage")),
         )
 
     def _turn_failed(self, kind: str, event: Mapping[str, Any]) -> Step:
@@ -340,8 +344,10 @@ _LINES: dict[Any, Callable[..., Step]] = {
     "turn.completed": CodexCLIInputAdapter._turn_completed,
     "turn.failed": CodexCLIInputAdapter._turn_failed,
     "error": _always(Step(EventCategory.PASSTHROUGH, stop=StopReason.error)),
+    **dict.fromkeys(ROLLOUT_TYPES, RolloutLines._rollout_line),
 }
-"""How each line type (:data:`EVENT_TYPES`) is read: one look-up per line."""
+"""How each line type (:data:`EVENT_TYPES`, a rollout's :data:`.types.ROLLOUT_TYPES`)
+is read: one look-up per line."""
 
 _ITEMS: dict[Any, Callable[..., Step]] = {
     **dict.fromkeys(MESSAGE_ITEMS, CodexCLIInputAdapter._message_item),

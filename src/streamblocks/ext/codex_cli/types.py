@@ -39,6 +39,15 @@ ITEM_TYPES = frozenset(
 )
 """Item types this adapter reads (the item's ``type``, formerly ``item_type``)."""
 
+ROLLOUT_TYPES = frozenset(
+    {"session_meta", "turn_context", "response_item", "event_msg", "compacted"}
+)
+"""The ``type`` of each line of a Codex session file (a rollout)."""
+
+SHELL_TOOLS = frozenset({"shell", "container.exec", "shell_command", "exec_command"})
+"""A rollout's function calls that run a command: ``command`` a list (``shell``,
+``container.exec``) or a string (``shell_command``), or ``cmd`` (``exec_command``)."""
+
 CodexCLILine: TypeAlias = Mapping[str, Any]
 """One parsed line (what :class:`~streamblocks.ext.codex_cli.CodexCLIInputAdapter`
 reads besides raw ``str``/``bytes`` chunks)."""
@@ -47,6 +56,8 @@ __all__ = [
     "EVENT_TYPES",
     "ITEM_TYPES",
     "MESSAGE_ITEMS",
+    "ROLLOUT_TYPES",
+    "SHELL_TOOLS",
     "THREAD_START_TYPES",
     "CodexCLILine",
 ]
