@@ -24,7 +24,7 @@ from streamblocks.content import (
     ToolResultBlock,
 )
 from streamblocks.ext.codex_cli import CodexCLIInputAdapter
-from streamblocks.ext.codex_cli.rollout import patch_changes
+from streamblocks.ext.codex_cli.outputs import patch_changes
 from streamblocks.runs.usage import TurnUsage, metered
 
 from . import rollout_lines as r
@@ -227,3 +227,21 @@ def test_extract_json_records_are_the_run() -> None:
     assert finished["usage"]["input_tokens"] == 62720
     ends = [rec["block"]["type"] for rec in found if rec["type"] == "BLOCK_END"]
     assert ends.count("command") == 3 and ends.count("file_change") == 3
+
+
+def test_the_older_format_without_envelopes() -> None:
+    """Older releases wrote a header, the items themselves and state lines."""
+    header = {"id": r.SESSION, "timestamp": "2025-07-01T09:00:00Z", "instructions": None}
+    rollout = r.codex_rollout_run()
+    second = next(i for i, line in enumerate(rollout) if _payload_type(line) == "turn_aborted")
+    items = [line["payload"] for line in rollout[second:] if line["type"] == "response_item"]
+    lines = [header, {"record_type": "state"}, *items, {"record_type": "state"}]
+    assert isinstance(detect_input_adapter(header), CodexCLIInputAdapter)
+    message, finished, events = run(lines)
+    reference, _, _ = run(rollout[second + 1 :])
+    assert message == reference
+    assert finished.session_id == r.SESSION
+    assert finished.stop_reason is StopReason.end_turn
+    assert [e.event for e in events if e.type == "PASSTHROUGH"] == [header]
+    raw, _, _ = run(byte_pieces(jsonl(lines), 5), CodexCLIInputAdapter())
+    assert raw == reference

@@ -17,7 +17,7 @@ from ...adapters.protocols import (
 from ...core.events import StopReason
 from .._base import PASSTHROUGH, SKIP, Step, as_int, whole_arguments
 from .._jsonl import file_change_kind, is_mapping, text_of
-from .rollout import RolloutLines, usage_of
+from .rollout import ITEM_TYPES, RolloutLines, is_legacy_header, usage_of
 from .types import EVENT_TYPES, MESSAGE_ITEMS, ROLLOUT_TYPES, THREAD_START_TYPES
 
 STREAMED_AT_MOST = 65_536
@@ -100,6 +100,8 @@ class CodexCLIInputAdapter(RolloutLines):
                 return kind in EVENT_TYPES and is_mapping(event.get("item"))
             if kind in ROLLOUT_TYPES:
                 return is_mapping(event.get("payload"))
+            if kind is None:  # an older rollout's header
+                return is_legacy_header(event)
             return kind in EVENT_TYPES
         except Exception:
             return False
@@ -113,6 +115,8 @@ class CodexCLIInputAdapter(RolloutLines):
         if kind == "session_meta":
             payload = event.get("payload")
             thread_id = payload.get("id") if is_mapping(payload) else None
+        elif kind is None and is_legacy_header(event):
+            thread_id = event["id"]
         elif kind not in THREAD_START_TYPES:
             return None
         else:
@@ -345,6 +349,8 @@ _LINES: dict[Any, Callable[..., Step]] = {
     "turn.failed": CodexCLIInputAdapter._turn_failed,
     "error": _always(Step(EventCategory.PASSTHROUGH, stop=StopReason.error)),
     **dict.fromkeys(ROLLOUT_TYPES, RolloutLines._rollout_line),
+    **dict.fromkeys(ITEM_TYPES, RolloutLines._bare_item),  # (an older rollout's)
+    None: RolloutLines._untyped,
 }
 """How each line type (:data:`EVENT_TYPES`, a rollout's :data:`.types.ROLLOUT_TYPES`)
 is read: one look-up per line."""

@@ -14,19 +14,31 @@ comes twice; of the events only the token counts and the aborted turns are read.
 
 from __future__ import annotations
 
-import contextlib
 import shlex
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
-from ...core.json_values import loads
 from .._base import PASSTHROUGH, SKIP, Step, as_int, tool_result, whole_arguments
 from .._jsonl import JSONLinesAdapter, file_change_kind, is_mapping
+from .outputs import arguments_of, command_of, output_of, patch_changes, texts_of
 from .types import SHELL_TOOLS
 
 PATCH_TOOL = "apply_patch"
+
+LEGACY_HEADER = frozenset({"id", "timestamp", "instructions", "git"})
+"""The keys of the first line of the older rollout format, which has no envelope: the
+header, then the items themselves and ``{"record_type": "state"}`` lines."""
+
+
+def is_legacy_header(event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` is the header line of an older rollout file."""
+    return (
+        isinstance(event.get("id"), str)
+        and isinstance(event.get("timestamp"), str)
+        and all(key in LEGACY_HEADER for key in event)
+    )
 
 
 def usage_of(raw: Any) -> Usage | None:
@@ -39,121 +51,6 @@ def usage_of(raw: Any) -> Usage | None:
         cache_read_tokens=as_int(raw.get("cached_input_tokens")),
         reasoning_tokens=as_int(raw.get("reasoning_output_tokens")),
     )
-
-
-def _texts(parts: Any, *kinds: str) -> str:
-    """The ``text`` of the parts of the given types, joined."""
-    if not isinstance(parts, list):
-        return ""
-    return "\n\n".join(
-        part["text"]
-        for part in parts
-        if is_mapping(part) and part.get("type") in kinds and isinstance(part.get("text"), str)
-    )
-
-
-def _arguments(raw: Any) -> Any:
-    """A function call's arguments: a JSON string (as the Responses API gives them)."""
-    if isinstance(raw, str):
-        try:
-            return loads(raw) if raw.strip() else {}
-        except (ValueError, RecursionError):
-            return {"arguments": raw}  # (kept: the call is shown as written)
-    return raw if is_mapping(raw) else {}
-
-
-def _command_of(name: str, arguments: Any) -> str | list[str] | None:
-    if not is_mapping(arguments):
-        return None
-    command = arguments.get("cmd" if name == "exec_command" else "command")
-    if isinstance(command, list) and all(isinstance(word, str) for word in command):
-        return command
-    return command if isinstance(command, str) and command else None
-
-
-def _output(raw: Any) -> tuple[str, int | None, float | None, bool]:
-    """A tool's output as text, its exit code and seconds when it says them, and whether
-    it failed. The output is a string — for a command often a JSON object
-    ``{"output": …, "metadata": {"exit_code": …, "duration_seconds": …}}``, or a header
-    (``Exit code: 0``, ``Wall time: 0.2 seconds``, ``Process exited with code 0``) and
-    ``Output:`` — a list of content parts, or ``{"content": …, "success": …}``."""
-    if is_mapping(raw):
-        text, _, _, failed = _output(raw.get("content"))
-        return text, None, None, failed or raw.get("success") is False
-    if isinstance(raw, list):
-        return _texts(raw, "input_text", "output_text", "text"), None, None, False
-    if not isinstance(raw, str):
-        return "", None, None, False
-    if raw.startswith("{") and '"output"' in raw:
-        try:
-            value = loads(raw)
-        except (ValueError, RecursionError):
-            value = None
-        if is_mapping(value) and isinstance(value.get("output"), str):
-            meta = value.get("metadata")
-            code = as_int(meta.get("exit_code")) if is_mapping(meta) else None
-            seconds = meta.get("duration_seconds") if is_mapping(meta) else None
-            seconds = seconds if isinstance(seconds, (int, float)) else None
-            return value["output"], code, seconds, code not in (None, 0)
-    return _headed(raw)
-
-
-_HEADS = ("Exit code: ", "Process exited with code ", "Wall time: ", "Chunk ID: ")
-
-
-def _headed(text: str) -> tuple[str, int | None, float | None, bool]:
-    if not text.startswith(_HEADS):
-        return text, None, None, False
-    head, found, body = text.partition("\nOutput:\n")
-    if not found:
-        return text, None, None, False
-    code: int | None = None
-    seconds: float | None = None
-    for line in head.splitlines():
-        for prefix in ("Exit code: ", "Process exited with code "):
-            if line.startswith(prefix) and line[len(prefix) :].strip().lstrip("-").isdigit():
-                code = int(line[len(prefix) :].strip())
-        if line.startswith("Wall time: "):
-            with contextlib.suppress(ValueError, IndexError):
-                seconds = float(line[len("Wall time: ") :].split()[0])
-    return body, code, seconds, code not in (None, 0)
-
-
-def patch_changes(patch: str) -> list[dict[str, Any]]:
-    """The files an ``apply_patch`` patch changes (``*** Add File:``, ``*** Update
-    File:`` with ``*** Move to:``, ``*** Delete File:``): path, kind, a diff of its
-    hunks, an added file's content."""
-    changes: list[dict[str, Any]] = []
-    lines: list[str] = []
-    for line in patch.splitlines():
-        for marker, kind in (("Add", "add"), ("Update", "modify"), ("Delete", "delete")):
-            if line.startswith(f"*** {marker} File: "):
-                lines = []
-                path = line[len(f"*** {marker} File: ") :].strip()
-                changes.append({"path": path, "kind": kind, "to": path, "lines": lines})
-                break
-        else:
-            if line.startswith("*** Move to: ") and changes:
-                changes[-1]["kind"] = "rename"
-                changes[-1]["to"] = line[len("*** Move to: ") :].strip()
-            elif changes and line not in ("*** End Patch", "*** End of File"):
-                lines.append(line)
-    out = []
-    for change in changes:
-        path, kind, body = change["path"], change["kind"], change["lines"]
-        found: dict[str, Any] = {"path": path, "kind": kind, "diff": None, "content": None}
-        if kind == "add":
-            added = [line[1:] for line in body if line.startswith("+")]
-            found["content"] = "".join(line + "\n" for line in added)
-            head = f"--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{len(added)} @@\n"
-            found["diff"] = head + "".join(f"+{line}\n" for line in added)
-        elif kind != "delete" and body:
-            head = f"--- a/{path}\n+++ b/{change['to']}\n"
-            found["diff"] = head + "".join(line + "\n" for line in body)
-        if kind == "rename":
-            found["move_path"] = change["to"]
-        out.append(found)
-    return out
 
 
 class RolloutLines(JSONLinesAdapter):
@@ -205,6 +102,19 @@ class RolloutLines(JSONLinesAdapter):
         read = table.get(payload.get("type"))
         return SKIP if read is None else read(self, payload)
 
+    def _untyped(self, kind: Any, event: Mapping[str, Any]) -> Step:
+        """An older rollout's line without a ``type``: its header passes through, a
+        ``record_type`` (state) line says nothing."""
+        if is_mapping(event) and is_legacy_header(event):
+            return PASSTHROUGH
+        if not is_mapping(event) or "record_type" not in event:
+            self._unknown(kind)
+        return SKIP
+
+    def _bare_item(self, kind: str, event: Mapping[str, Any]) -> Step:
+        """An older rollout's item, not wrapped in a ``response_item`` line."""
+        return _ITEMS[kind](self, event)
+
     def _rollout_error(self, payload: Any) -> str | None:
         """The message of a ``turn_aborted`` or ``error`` event."""
         if not is_mapping(payload):
@@ -226,7 +136,7 @@ class RolloutLines(JSONLinesAdapter):
     def _r_message(self, item: Mapping[str, Any]) -> Step:
         if item.get("role") != "assistant":
             return Step(EventCategory.SKIP, stop=StopReason.unknown)  # a (new) user turn
-        text = _texts(item.get("content"), "output_text", "text")
+        text = texts_of(item.get("content"), "output_text", "text")
         if not text:
             return Step(EventCategory.SKIP, stop=StopReason.end_turn)
         if self._texted and not text.startswith("\n"):
@@ -235,7 +145,7 @@ class RolloutLines(JSONLinesAdapter):
         return Step(EventCategory.TEXT_CONTENT, text, stop=StopReason.end_turn)
 
     def _r_reasoning(self, item: Mapping[str, Any]) -> Step:
-        text = _texts(item.get("summary"), "summary_text") or _texts(
+        text = texts_of(item.get("summary"), "summary_text") or texts_of(
             item.get("content"), "reasoning_text", "text"
         )
         secret = item.get("encrypted_content")
@@ -252,9 +162,9 @@ class RolloutLines(JSONLinesAdapter):
     def _r_function_call(self, item: Mapping[str, Any]) -> Step:
         name, call_id = str(item.get("name") or ""), item.get("call_id")
         call_id = str(call_id if call_id is not None else self._r_key("call")[-1])
-        arguments = _arguments(item.get("arguments"))
+        arguments = arguments_of(item.get("arguments"))
         if name in SHELL_TOOLS:
-            command = _command_of(name, arguments)
+            command = command_of(name, arguments)
             if isinstance(command, list) and len(command) == 2 and command[0] == PATCH_TOOL:
                 return self._r_patch(call_id, command[1])
             if command is not None:
@@ -268,7 +178,7 @@ class RolloutLines(JSONLinesAdapter):
     def _r_local_shell_call(self, item: Mapping[str, Any]) -> Step:
         call_id = item.get("call_id", item.get("id"))
         action = item.get("action")
-        command = _command_of("shell", action)
+        command = command_of("shell", action)
         if command is None:
             return self._r_call(str(call_id), "local_shell", action)
         return self._r_command(str(call_id), "local_shell", command)
@@ -338,7 +248,7 @@ class RolloutLines(JSONLinesAdapter):
     def _r_call_output(self, item: Mapping[str, Any]) -> Step:
         call_id = str(item.get("call_id"))
         opened, name, keys = self._calls.pop(call_id, ("call", None, None))
-        text, code, seconds, failed = _output(item.get("output"))
+        text, code, seconds, failed = output_of(item.get("output"))
         status = "failed" if failed else "completed"
         natives: list[Native]
         if opened == "command":
@@ -397,4 +307,14 @@ _EVENTS: dict[Any, Callable[[RolloutLines, Mapping[str, Any]], Step]] = {
 }
 """The ``event_msg`` payloads read (the others repeat the items, or are the UI's)."""
 
-__all__ = ["PATCH_TOOL", "RolloutLines", "patch_changes", "usage_of"]
+ITEM_TYPES = frozenset(_ITEMS)
+"""The item types read (also bare, as the older rollout format writes them)."""
+
+__all__ = [
+    "ITEM_TYPES",
+    "LEGACY_HEADER",
+    "PATCH_TOOL",
+    "RolloutLines",
+    "is_legacy_header",
+    "usage_of",
+]
