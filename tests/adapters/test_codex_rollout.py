@@ -245,3 +245,20 @@ def test_the_older_format_without_envelopes() -> None:
     assert [e.event for e in events if e.type == "PASSTHROUGH"] == [header]
     raw, _, _ = run(byte_pieces(jsonl(lines), 5), CodexCLIInputAdapter())
     assert raw == reference
+
+
+def test_extract_as_text_and_markdown(capsys: Any) -> None:
+    from cli_helpers import run as cli
+
+    code, out, err = cli(capsys, "extract", str(SAMPLE))
+    assert (code, err) == (0, "")
+    assert "Running the slow suite first.\n" in out and "All green ✓" in out
+    assert "┌─ command call_1 (native)" in out and "stop: end_turn" in out
+    assert "62720 in, 689 out" in out
+    code, out, err = cli(capsys, "extract", str(SAMPLE), "--markdown")
+    assert (code, err) == (0, "")
+    assert "$ bash -lc 'pytest -q'\n..F\n1 failed\n" in out
+    assert "**File add** `NOTES.md`" in out and "- [x] Fix add()" in out
+    assert out.count("## Turn ") == 6  # a turn after each tool output
+    assert "*in 8,120 · out 94 · cached 3,072 · reasoning 64 · took 1.70 s*" in out
+    assert "| input tokens | 62,720 |" in out and "| turns metered | 7 |" in out
