@@ -33,6 +33,14 @@ def _message(raw: Any) -> str | None:
     return raw if isinstance(raw, str) and raw else None
 
 
+_NAMING = frozenset({*THREAD_START_TYPES, "session_meta", None})
+"""The lines that name the session: ``thread.started`` (and its older names), a rollout's
+``session_meta``, an older rollout's header (no ``type``)."""
+
+_FAILING = frozenset({"turn.failed", "error", "event_msg"})
+"""The lines that may carry an error (a rollout's: ``event_msg`` ``turn_aborted``, ``error``)."""
+
+
 def _final_status(item: Mapping[str, Any]) -> str:
     """The status of an item that completed: its own, unless it still says it is under
     way (or nothing), which a completed item no longer is."""
@@ -112,13 +120,13 @@ class CodexCLIInputAdapter(RolloutLines):
         if event.__class__ is not dict and not is_mapping(event):
             return None
         kind = event.get("type")
+        if kind not in _NAMING:  # (most lines: one look-up)
+            return None
         if kind == "session_meta":
             payload = event.get("payload")
             thread_id = payload.get("id") if is_mapping(payload) else None
-        elif kind is None and is_legacy_header(event):
-            thread_id = event["id"]
-        elif kind not in THREAD_START_TYPES:
-            return None
+        elif kind is None:
+            thread_id = event["id"] if is_legacy_header(event) else None
         else:
             thread_id = event.get("thread_id", event.get("session_id"))
         return StreamIds(thread_id) if isinstance(thread_id, str) else None
@@ -129,6 +137,8 @@ class CodexCLIInputAdapter(RolloutLines):
         if event.__class__ is not dict and not is_mapping(event):
             return None
         kind = event.get("type")
+        if kind not in _FAILING:  # (most lines: one look-up)
+            return None
         if kind == "event_msg":
             return self._rollout_error(event.get("payload"))
         if kind == "turn.failed":
