@@ -203,6 +203,17 @@ def test_a_codex_run(pages: Any, serve: Any, tmp_path: Path) -> None:
     shot(page, "viewer-codex-dark.png", tmp_path)
 
 
+def test_a_codex_session_file(pages: Any, serve: Any) -> None:
+    # The sample rollout: its first command was interrupted (no exit code), a status
+    # drawn as a failure, not in the green of a command that completed.
+    sample = Path(__file__).parents[2] / "examples" / "transcripts" / "codex-rollout.jsonl"
+    page = pages().open(serve(sample).url)
+    badges = page.locator("sb-command .sb-exit")
+    badges.nth(1).wait_for()
+    assert texts(page, "sb-command .sb-exit")[:2] == ["interrupted", "exit 1"]
+    assert badges.evaluate_all("rows => rows.map(r => r.dataset.ok)")[:2] == ["false", "false"]
+
+
 def test_text_with_custom_blocks(pages: Any, serve: Any, tmp_path: Path) -> None:
     path = fixtures.write(tmp_path, "reply.md", fixtures.CUSTOM_TEXT)
     page = pages().open(serve(path).url)

@@ -201,7 +201,7 @@ export class CommandRow extends Row {
       this.status.dataset.ok = String(code === 0);
     } else if (attrs.status) {
       this.status.textContent = String(attrs.status);
-      this.status.dataset.ok = String(!/fail|error/.test(attrs.status));
+      this.status.dataset.ok = String(!/fail|error|interrupt|abort|cancel|declin/.test(attrs.status));
     } else this.status.textContent = "running…";
   }
 
