@@ -99,18 +99,17 @@ class Session:
 
     def feed(self, chunk: Any) -> list[Event]:
         """Process one chunk of text (or one provider event): the events it made decidable."""
-        if chunk.__class__ is str and self._identity:
-            return self._text(chunk)
-        if self._scan.mode and chunk:  # (a provider's text delta: its text, as a str)
-            text = self._provider.text_of(chunk)
-            if text is not None:
-                return self._text(text) if text else []
-        return self._feed(chunk)
-
-    def _text(self, chunk: str) -> list[Event]:
-        """Reply text (a ``str`` chunk, or the text of a provider's text delta)."""
         scan = self._scan
         mode = scan.mode
+        if chunk.__class__ is not str or not self._identity:
+            if not (mode and chunk):
+                return self._feed(chunk)
+            text = self._provider.text_of(chunk)  # (a provider's text delta: its text, a str)
+            if text is None:
+                return self._feed(chunk)
+            if not text:
+                return []
+            chunk = text  # (read as a str chunk is: one path, one frame)
         if mode and chunk:
             # The lean steps: in a bulk state a chunk that holds nothing the state must
             # stop for is one search and one event (see lean.settle).
