@@ -20,9 +20,9 @@ from .line_syntax import CONTENT, HOLD, TEXT
 from .table import (
     BLOCK_LINE,
     CONTENT_MODE,
-    HELD,
     LINE_START,
     OPENING,
+    PENDING_LINE,
     REGION,
     SLOW,
     THOUGHT,
@@ -62,7 +62,7 @@ def settle(sc: Scanner) -> None:
                     mode = VISIBLE
             elif line:
                 if parser is None:
-                    mode = HELD
+                    mode = PENDING_LINE
             elif sc.starts is not None:
                 mode = LINE_START
         elif parser.marker_starts is not None:
@@ -84,16 +84,17 @@ def settle(sc: Scanner) -> None:
                     sc.mode = mode
                     sc.lean_from = sc.em.pos - block.raw_len  # (see count_lean)
                     return
-    elif sc.lean and sc.tail in sc.opener_held and sc.region is None and sc.parser is None:
+    elif sc.lean and sc.tail in sc.opener_prefixes and sc.region is None and sc.parser is None:
         # (visible text held at the chunk's end, mid-line: see opening)
         mode = OPENING if sc.line is None and sc.flow is TEXT else SLOW
     sc.mode = mode
     sc.lean_from = sc.em.pos
 
 
-def hold(sc: Scanner, chunk: str) -> bool:
-    """A lean step at a line start held outside blocks: whether the line with
-    ``chunk`` (which holds no newline) may still be a marker; it is then held."""
+def still_pending(sc: Scanner, chunk: str) -> bool:
+    """A lean step at a pending line start outside blocks: whether the line with
+    ``chunk`` (which holds no newline) may still be a marker; it is then kept as
+    ``line`` (the line so far)."""
     line = sc.line
     assert line is not None
     line += chunk
@@ -103,13 +104,13 @@ def hold(sc: Scanner, chunk: str) -> bool:
     return True
 
 
-def held_line(sc: Scanner, chunk: str, at: int) -> list[Event] | None:
+def pending_line(sc: Scanner, chunk: str, at: int) -> list[Event] | None:
     """A lean visible step outside blocks whose chunk has a line start at ``at`` that
     a marker may begin (after the last newline, where its search stopped, or ``0`` in
     mode ``LINE_START`` for a chunk with no newline), taken as the full step takes it:
-    the text before it, and the rest of the chunk held while it may still be a marker
-    (mode ``HELD``, see :func:`hold`). ``None``, nothing changed, when the full step
-    must decide the line."""
+    the text before it, and the rest of the chunk pending while it may still be a marker
+    (mode ``PENDING_LINE``, see :func:`still_pending`). ``None``, nothing changed, when
+    the full step must decide the line."""
     rest = chunk[at:]
     if not rest:
         return None
@@ -117,11 +118,11 @@ def held_line(sc: Scanner, chunk: str, at: int) -> list[Event] | None:
     em = sc.em
     em.pos += at
     sc.line = ""
-    if not hold(sc, rest):
+    if not still_pending(sc, rest):
         sc.line = line
         em.pos -= at
         return None
-    sc.mode = HELD
+    sc.mode = PENDING_LINE
     return [new_event(TextDelta, (chunk[:at],))] if at else []
 
 
@@ -172,13 +173,13 @@ def opening(sc: Scanner, chunk: str, stop: re.Match[str] | None) -> list[Event] 
     needs the full step (the opener completed, or it is no opener after all)."""
     if stop is None:
         text = sc.tail + chunk
-        if text not in sc.opener_held:
+        if text not in sc.opener_prefixes:
             return None
         sc.examined += len(text)
         sc.tail = text
         return []
     tail = stop.group()
-    if tail not in sc.opener_held or sc.parser is not None:  # (not in a code fence)
+    if tail not in sc.opener_prefixes or sc.parser is not None:  # (not in a code fence)
         return None
     em = sc.em
     cut = stop.start()

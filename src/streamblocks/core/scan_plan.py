@@ -31,7 +31,7 @@ class ScanPlan:
     """The scanner's view of a syntax plan (see the module docstring)."""
 
     __slots__ = (
-        "all_openers", "inline", "nl_lean", "opener_also", "opener_first", "opener_held",
+        "all_openers", "inline", "nl_lean", "opener_also", "opener_first", "opener_prefixes",
         "openers", "outside_search", "outside_starts", "outside_stop", "prefilter", "readers",
         "scan_fences", "shown_spans", "syntaxes", "tail_span", "tails",
     )  # fmt: skip
@@ -68,7 +68,7 @@ class ScanPlan:
         """The full visible step's search outside blocks."""
         self.outside_stop: Stop = lean_visible_stop(self.outside_starts, self.all_openers)
         """The lean visible step's search outside blocks."""
-        self.opener_first, self.opener_also, self.opener_held = opener_stops(
+        self.opener_first, self.opener_also, self.opener_prefixes = opener_stops(
             self.all_openers, self.outside_search
         )
         """What the lean visible step knows of the openers (:func:`opener_stops`)."""

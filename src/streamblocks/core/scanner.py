@@ -42,7 +42,7 @@ class Scanner:
         "block", "block_search", "content_stop", "em", "examined", "fence_search", "final",
         "flow", "lean", "lean_flow", "lean_from", "lean_limit", "lean_ok", "lean_path",
         "limits", "line", "marker_line", "max_marker", "mode", "nl_lean", "nl_only", "opener_also",
-        "opener_first", "opener_held", "outside_search", "outside_starts", "parser", "plan",
+        "opener_first", "opener_prefixes", "outside_search", "outside_starts", "parser", "plan",
         "prefilter", "readers", "reference", "region", "room", "scan_fences", "scanning",
         "searched", "shown_spans", "shown_stop", "starts", "tail", "tail_span", "tails",
         "to_closing", "visible_stop", "whole",
@@ -81,7 +81,7 @@ class Scanner:
         stops only at a newline."""
         self.opener_first = scanning.opener_first
         self.opener_also = scanning.opener_also
-        self.opener_held = scanning.opener_held
+        self.opener_prefixes = scanning.opener_prefixes
         self.nl_lean = scanning.nl_lean
         self.scan_fences = scanning.scan_fences
         self.readers = scanning.readers

@@ -40,9 +40,9 @@ from .syntax import SyntaxPlan
 from .table import (
     BLOCK_LINE,
     CONTENT_MODE,
-    HELD,
     LINE_START,
     OPENING,
+    PENDING_LINE,
     REGION,
     SLOW,
     THOUGHT,
@@ -127,11 +127,11 @@ class Session:
                     return [new_event(TextDelta, (chunk,))]
                 if scan.parser is None and chunk.rfind("\n") == stop.start():  # (a line start)
                     self._busy = True  # (a syntax's answer may raise: see _feed)
-                    events = lean.held_line(scan, chunk, stop.start() + 1)
+                    events = lean.pending_line(scan, chunk, stop.start() + 1)
                     self._busy = False
                     if events is not None:
                         return events
-                if scan.opener_held:  # (it may end in an opener's beginning)
+                if scan.opener_prefixes:  # (it may end in an opener's beginning)
                     events = lean.opening(scan, chunk, stop)
                     if events is not None:
                         return events
@@ -228,19 +228,19 @@ class Session:
                         scan.line = None  # (the line is decided: no marker starts with it)
                         scan.mode = VISIBLE
                     elif not lean.line_ends(scan, stop, chunk):
-                        events = lean.opening(scan, chunk, stop) if scan.opener_held else None
+                        events = lean.opening(scan, chunk, stop) if scan.opener_prefixes else None
                         return events if events is not None else self._feed(chunk, True)
                     self._em.pos += len(chunk)
                     return [new_event(TextDelta, (chunk,))]
                 if scan.parser is None and "\n" not in chunk:  # (a marker may begin the line)
                     self._busy = True
-                    events = lean.held_line(scan, chunk, 0)
+                    events = lean.pending_line(scan, chunk, 0)
                     self._busy = False
                     if events is not None:
                         return events
-            elif mode == HELD and "\n" not in chunk:
+            elif mode == PENDING_LINE and "\n" not in chunk:
                 self._busy = True  # (a syntax's answer may raise: see _feed)
-                events = [] if lean.hold(scan, chunk) else None
+                events = [] if lean.still_pending(scan, chunk) else None
                 self._busy = False
                 if events is not None:
                     return events

@@ -11,6 +11,14 @@ state is the row ``SLOW``, read by the full step (:meth:`Session._feed
 answers exactly what the full step answers for such a chunk; any chunk it cannot take
 goes to the full step (:mod:`streamblocks.testing.differential` checks it, feed by feed).
 
+One word per kind of fast step (:mod:`.fast` names the switches): a row's *lean* step
+reads one chunk in a bulk state (here); a *whole* block is read at once at a line start
+(:mod:`.whole`), a *cut* block is one whose opener a syntax read whole but whose
+closing line is not in hand yet (:mod:`.cut_blocks`); a region reader's *bulk* hooks
+are what the ``REGION`` row's lean step asks; a *shown* span is an inline code span read
+at once. "Pending" is a line start a syntax has not decided (``PENDING_LINE``); an
+opener's beginning kept at a chunk's end is the scanner's ``tail`` (``OPENING``).
+
 ``docs/core.md`` draws this table; ``tests/test_core_table.py`` checks the page against
 :data:`ROWS`.
 """
@@ -25,7 +33,7 @@ REGION: Final = 2
 CONTENT_MODE: Final = 3
 BLOCK_LINE: Final = 4
 LINE_START: Final = 5
-HELD: Final = 6
+PENDING_LINE: Final = 6
 THOUGHT: Final = 7
 OPENING: Final = 8
 """The rows (``Scanner.mode``), numbered in the order ``Session.feed`` tests them: the
@@ -57,7 +65,7 @@ ROWS: Final = (
         "VISIBLE",
         "visible text mid-line (`line` None, `flow` TEXT, no region, no tail), outside "
         "blocks or in a code fence the model shows",
-        ("session.Session.feed", "lean.line_ends", "lean.held_line", "lean.opening"),
+        ("session.Session.feed", "lean.line_ends", "lean.pending_line", "lean.opening"),
         "one TEXT_DELTA",
     ),
     Row(
@@ -88,15 +96,15 @@ ROWS: Final = (
         "LINE_START",
         'a line start outside blocks or in a shown fence (`line` ""), its first character '
         "deciding it",
-        ("session.Session.feed", "lean.line_ends", "lean.held_line", "lean.opening"),
+        ("session.Session.feed", "lean.line_ends", "lean.pending_line", "lean.opening"),
         "one TEXT_DELTA (none for a line start held)",
     ),
     Row(
-        HELD,
-        "HELD",
-        "a line start outside blocks held while a line syntax answers PENDING (`line` the "
-        "held start)",
-        ("lean.hold",),
+        PENDING_LINE,
+        "PENDING_LINE",
+        "a line start outside blocks that a line syntax answers PENDING about (`line` the "
+        "line so far)",
+        ("lean.still_pending",),
         "none",
     ),
     Row(
