@@ -22,22 +22,21 @@ if TYPE_CHECKING:
 
 def thought_step(sc: Scanner, region: Region, text: str) -> list[Event] | None:
     """Mode ``THOUGHT``'s chunks that ``Session.feed`` does not take inline (it takes
-    one that ends in a few blanks itself, the same way): blanks alone are held (as
-    :func:`region_step` holds them), as is a chunk's run of them up to
-    ``THOUGHT_BLANKS``; any other (a ``<`` in it, the limit or the run near) goes to
-    :func:`region_step`, the chunks before it synced."""
+    only one with no blank held before it or at its end): the blanks held as
+    :func:`split_blanks` says, up to ``THOUGHT_BLANKS`` of them; any other (a ``<`` in
+    it, the limit or the run near) goes to :func:`region_step`, the chunks before it
+    synced."""
     block = region.block
     assert block is not None
     if region.thought not in text:
-        body = text.rstrip()
         blanks = region.blanks
-        held = text[len(body) :] if body else blanks + text
-        if len(held) <= THOUGHT_BLANKS and block.raw_len + len(blanks) + len(body) <= sc.lean_limit:
+        piece, held = split_blanks(blanks, text)
+        size = block.raw_len + (len(piece) if piece else len(blanks))
+        if len(held) <= THOUGHT_BLANKS and size <= sc.lean_limit:
             region.blanks = held
-            if not body:
+            if not piece:
                 sc.examined += len(text)
                 return []
-            piece = blanks + body if blanks else body
             sc.examined += len(held) - len(blanks)  # (the rest counted when synced)
             block.raw.append(piece)
             block.raw_len += len(piece)
@@ -48,6 +47,20 @@ def thought_step(sc: Scanner, region: Region, text: str) -> list[Event] | None:
     if events is not None:
         arm(sc, region)
     return events
+
+
+def split_blanks(blanks: str, text: str) -> tuple[str, str]:
+    """Thinking's content ``text``, with the ``blanks`` held before it: the piece that is
+    content now (those blanks first) and the blanks held after it. Blanks at the end of
+    a chunk are held, unseen, until what follows shows whether thinking ends there (its
+    trailing whitespace is stripped); a chunk of blanks alone is all held (the piece
+    ``""``). The one place this is decided, for both lean steps of thinking."""
+    if not text[-1].isspace():
+        return (blanks + text if blanks else text), ""
+    body = text.rstrip()
+    if not body:
+        return "", blanks + text
+    return (blanks + body if blanks else body), text[len(body) :]
 
 
 def region_step(region: Region, text: str) -> list[Event] | None:
@@ -73,18 +86,9 @@ def region_step(region: Region, text: str) -> list[Event] | None:
         if block.raw_len + len(blanks) + len(text) > region.limit:
             return None
         sc.examined += len(text)
-        if not text[-1].isspace():  # (no blank at its end: the bulk of thinking)
-            if blanks:
-                piece, region.blanks = blanks + text, ""
-            else:
-                piece = text
-        else:
-            body = text.rstrip()
-            if not body:
-                region.blanks = blanks + text
-                return []
-            region.blanks = text[len(body) :]
-            piece = blanks + body if blanks else body
+        piece, region.blanks = split_blanks(blanks, text)
+        if not piece:
+            return []
         n = len(piece)
     else:
         blanks = region.blanks
