@@ -30,18 +30,11 @@ def decided_at(sc: Scanner, text: str, i: int) -> bool:
     begin with it (of the open parser's, or outside blocks of any line syntax). The line
     is then the parser's default (visible text outside blocks), mid-line from ``i``."""
     parser = sc.parser
-    if parser is None:
-        starts = sc.outside_starts
-        if starts is None or i == len(text) or text[i] in starts:
-            return False
-        sc.line = None
-        sc.flow = TEXT
-        return True
-    starts = parser.marker_starts
+    starts = sc.outside_starts if parser is None else parser.marker_starts
     if starts is None or i == len(text) or text[i] in starts:
         return False
     sc.line = None
-    sc.flow = lines.default_verdict(parser)
+    sc.flow = TEXT if parser is None else lines.default_verdict(parser)
     return True
 
 

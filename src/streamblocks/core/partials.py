@@ -112,6 +112,8 @@ class PartialAt:
 def source_for(syntax: str, block_type: str, parser: Any) -> Source | None:
     """The source for a block: a native or model-markup tool call reads JSON; a line
     syntax whose parser builds an object (the gadget) gives its own."""
+    if parser is None:  # (an inline or whole block: no attribute to look for)
+        return JsonSource() if block_type == "tool_call" and syntax == "native" else None
     if block_type == "tool_call" and syntax == "native":
         return JsonSource()
     make = getattr(parser, "partial_source", None)
