@@ -49,6 +49,7 @@ sys.path.insert(0, HERE)
 from bench_peers import chunked, delimiter_document  # noqa: E402
 
 from streamblocks import BlockRegistry, DelimiterPreambleSyntax, StreamBlockProcessor  # noqa: E402
+from streamblocks.testing.wire import anthropic_message_start  # noqa: E402
 
 Wire = dict[str, Any]
 
@@ -111,18 +112,8 @@ def openai_responses(pieces: list[str]) -> list[Wire]:
 
 
 def anthropic(pieces: list[str]) -> list[Wire]:
-    message = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 1},
-    }
     return [
-        {"type": "message_start", "message": message},
+        anthropic_message_start("claude-test", {"input_tokens": 10, "output_tokens": 1}),
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         *(
             {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}

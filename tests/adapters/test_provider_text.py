@@ -26,7 +26,7 @@ from streamblocks.testing.differential import FAST_PATHS, feeds
 
 from . import fixtures, test_openai
 from .sse import THINKING_PIECES, TOOL_ARGS_PIECES, sse
-from .test_anthropic import delta, ev
+from .test_anthropic import delta, ev, message_start
 from .test_direct import wire
 
 REPLY = (
@@ -70,19 +70,9 @@ def chat_body(pieces: list[str]) -> bytes:
 
 def anthropic_body(pieces: list[str]) -> bytes:
     half = len(pieces) // 2
-    message = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 25, "output_tokens": 1},
-    }
     thinking = {"type": "thinking", "thinking": "", "signature": ""}
     events = [
-        ev("message_start", message=message),
+        message_start(input_tokens=25, output_tokens=1),
         ev("content_block_start", index=0, content_block=thinking),
         *(delta(0, "thinking_delta", thinking=piece) for piece in THINKING_PIECES),
         ev("content_block_stop", index=0),
