@@ -25,7 +25,9 @@ and each figure ÷ the same driver's ``str``/``input_adapter=None`` figure (``as
 ``--case NAME --once`` feeds one case once (``--repeat K``: K times, one stream after
 another), ``--case NAME --setup`` only builds it (for callgrind: ``sh
 benchmarks/callgrind_default.sh SRC_DIR CASE...`` counts the instructions of the second
-feed, the first's one-time costs — imports, detection, compiled searches — left out); case names are
+feed, the first's one-time costs — imports, detection, compiled searches — left out;
+``sh benchmarks/callgrind_each.sh SRC_DIR CASE...`` counts the same, every case in one
+process); case names are
 ``SOURCE/DRIVER`` (sources ``str-none``, ``str-auto``, ``PROVIDER-sdk``, ``PROVIDER-dict``;
 drivers ``sync``, ``async``, ``loop``, and ``feed`` for ``str-none``), e.g.
 ``openai-chat-sdk/sync``.
