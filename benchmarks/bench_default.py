@@ -25,7 +25,9 @@ and each figure ÷ the same driver's ``str``/``input_adapter=None`` figure (``as
 ``--case NAME --once`` feeds one case once (``--repeat K``: K times, one stream after
 another), ``--case NAME --setup`` only builds it (for callgrind: ``sh
 benchmarks/callgrind_default.sh SRC_DIR CASE...`` counts the instructions of the second
-feed, the first's one-time costs — imports, detection, compiled searches — left out); case names are
+feed, the first's one-time costs — imports, detection, compiled searches — left out;
+``sh benchmarks/callgrind_each.sh SRC_DIR CASE...`` counts the same, every case in one
+process); case names are
 ``SOURCE/DRIVER`` (sources ``str-none``, ``str-auto``, ``PROVIDER-sdk``, ``PROVIDER-dict``;
 drivers ``sync``, ``async``, ``loop``, and ``feed`` for ``str-none``), e.g.
 ``openai-chat-sdk/sync``.
@@ -49,6 +51,7 @@ sys.path.insert(0, HERE)
 from bench_peers import chunked, delimiter_document  # noqa: E402
 
 from streamblocks import BlockRegistry, DelimiterPreambleSyntax, StreamBlockProcessor  # noqa: E402
+from streamblocks.testing.wire import anthropic_message_start  # noqa: E402
 
 Wire = dict[str, Any]
 
@@ -111,18 +114,8 @@ def openai_responses(pieces: list[str]) -> list[Wire]:
 
 
 def anthropic(pieces: list[str]) -> list[Wire]:
-    message = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 10, "output_tokens": 1},
-    }
     return [
-        {"type": "message_start", "message": message},
+        anthropic_message_start("claude-test", {"input_tokens": 10, "output_tokens": 1}),
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         *(
             {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}

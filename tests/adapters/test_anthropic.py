@@ -12,6 +12,7 @@ from streamblocks.adapters import EventCategory, detect_input_adapter
 from streamblocks.core.events import StopReason, Usage
 from streamblocks.ext.anthropic import AnthropicInputAdapter
 from streamblocks.testing import run_adapter
+from streamblocks.testing.wire import anthropic_message_start
 
 from .sse import (
     REPLY,
@@ -58,24 +59,15 @@ CITATION = {
 }
 
 
+def message_start(**usage: int) -> tuple[str, dict[str, Any]]:
+    """``message_start`` of a ``claude-test`` reply, with ``usage`` (SSE kind and data)."""
+    return ("message_start", anthropic_message_start("claude-test", usage))
+
+
 def messages_body(stop_reason: str = "tool_use") -> bytes:
-    message = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {
-            "input_tokens": 25,
-            "output_tokens": 1,
-            "cache_read_input_tokens": 10,
-            "cache_creation_input_tokens": 5,
-        },
-    }
+    usage = {"cache_read_input_tokens": 10, "cache_creation_input_tokens": 5}
     events = [
-        ev("message_start", message=message),
+        message_start(input_tokens=25, output_tokens=1, **usage),
         ev(
             "content_block_start",
             index=0,

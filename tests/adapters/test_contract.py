@@ -128,18 +128,8 @@ def test_an_answer_that_is_no_category_warns_once_and_the_stream_goes_on() -> No
 
 def _open_block_body(after: list[tuple[str, dict[str, Any]]]) -> bytes:
     ev, delta = test_anthropic.ev, test_anthropic.delta
-    message = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 3, "output_tokens": 1},
-    }
     events = [
-        ev("message_start", message=message),
+        test_anthropic.message_start(input_tokens=3, output_tokens=1),
         ev("content_block_start", index=0, content_block={"type": "text", "text": ""}),
         delta(0, "text_delta", text="Hi\n!!b1:note\nstill open"),
         ev("content_block_start", index=1, content_block={"type": "thinking", "thinking": ""}),

@@ -26,7 +26,7 @@ from streamblocks.testing.differential import FAST_PATHS, feeds
 
 from . import fixtures, test_openai
 from .sse import THINKING_PIECES, TOOL_ARGS_PIECES, sse
-from .test_anthropic import delta, ev
+from .test_anthropic import delta, ev, message_start
 from .test_direct import wire
 
 REPLY = (
@@ -70,19 +70,9 @@ def chat_body(pieces: list[str]) -> bytes:
 
 def anthropic_body(pieces: list[str]) -> bytes:
     half = len(pieces) // 2
-    message = {
-        "id": "msg_1",
-        "type": "message",
-        "role": "assistant",
-        "model": "claude-test",
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": {"input_tokens": 25, "output_tokens": 1},
-    }
     thinking = {"type": "thinking", "thinking": "", "signature": ""}
     events = [
-        ev("message_start", message=message),
+        message_start(input_tokens=25, output_tokens=1),
         ev("content_block_start", index=0, content_block=thinking),
         *(delta(0, "thinking_delta", thinking=piece) for piece in THINKING_PIECES),
         ev("content_block_stop", index=0),
@@ -181,3 +171,44 @@ def test_a_third_party_adapters_text_takes_the_same_steps() -> None:
         ]
         assert got[0] == got[1], pieces
         assert set(adapters[1].asked.values()) == {1}  # (each event asked once)
+
+
+class GetterAdapter(CountingAdapter):
+    """The same adapter with the optional direct getter: ``text_delta`` answers a text
+    event's text (``None`` for the rest, which it leaves to the two questions)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.got: list[int] = []
+
+    def text_delta(self, event: dict[str, Any]) -> str | None:
+        if event["kind"] != "text":
+            return None
+        self.got.append(id(event))
+        return str(event["text"])
+
+
+def test_a_third_party_adapters_text_delta_is_asked_first() -> None:
+    answered = 0
+    for pieces in chunkings():
+        events: list[Any] = [{"kind": "start"}]
+        for index, piece in enumerate(pieces):
+            events.append({"kind": "text", "text": piece})
+            if index % 5 == 2:
+                events.append({"kind": "note" if index % 2 else "ping"})
+        events.append({"kind": "end"})
+        plain = CountingAdapter()
+        expected = feeds(StreamBlockProcessor(registry(), input_adapter=plain), events, paths=())
+        got = feeds(StreamBlockProcessor(registry(), input_adapter=GetterAdapter()), events)
+        assert got == expected, pieces
+        getter = GetterAdapter()  # one stream: each text event read once, one way or the other
+        session = StreamBlockProcessor(registry(), input_adapter=getter).session()
+        for event in events:
+            session.feed(event)
+        session.close()
+        texts = {id(event) for event in events if event["kind"] == "text"}
+        assert len(getter.got) == len(set(getter.got))
+        assert not set(getter.got) & set(getter.asked)
+        assert texts == set(getter.got) | (texts & set(getter.asked))
+        answered += len(getter.got)
+    assert answered > 0

@@ -78,6 +78,7 @@ class AsyncEvents:
         self._session: Session | None = None
         self._feed: Callable[[Any], list[Any]] = _no_feed
         self._aborts = False  # (the session has an abort_on policy)
+        self._plain = False  # (no abort_on policy, no output adapter)
         self._ready: deque[Any] = deque()
         self._ended = False  # the source is read to its end (or abort_on fired)
         self._closed = False
@@ -99,11 +100,13 @@ class AsyncEvents:
                     await self._end(False)
                     continue
                 events = self._feed(item)
-                if self._aborts and self._session.aborted is not None:  # type: ignore[union-attr]
+                if self._plain:  # (no output adapter, no abort_on: most streams)
+                    if len(events) == 1:
+                        return events[0]
+                    ready.extend(events)
+                elif self._aborts and self._session.aborted is not None:  # type: ignore[union-attr]
                     ready.extend(outgoing(self._out, events))
                     await self._end(True)
-                elif self._out is None and len(events) == 1:
-                    return events[0]
                 else:
                     ready.extend(outgoing(self._out, events))
         except BaseException:
@@ -149,6 +152,7 @@ class AsyncEvents:
         self._feed = session.feed
         self._aborts = isinstance(session, AbortingSession)
         self._out = processor._output_for_stream(self._adapter)
+        self._plain = self._out is None and not self._aborts
         self._next = self._iterator.__anext__
         for item in first:
             self._ready.extend(outgoing(self._out, session.feed(item)))

@@ -61,6 +61,8 @@ class ProviderEvents(NativeBlocks):
         self._usage_of: Callable[[Any], Any] | None = None
         self._ids_of: Callable[[Any], Any] | None = None
         self._natives_of: Callable[[Any], Any] | None = None
+        self._text_delta: Callable[[Any], Any] | None = None
+        """The adapter's optional direct getter (see :meth:`text_of`)."""
         self._stop_reason: StopReason | None = None
         self._usage: Usage | None = None
         self._error_message: str | None = None
@@ -102,6 +104,8 @@ class ProviderEvents(NativeBlocks):
         self._usage_of = getattr(adapter, "usage", None)
         self._ids_of = getattr(adapter, "stream_ids", None)
         self._natives_of = getattr(adapter, "native_events", None)
+        text_delta = getattr(adapter, "text_delta", None)
+        self._text_delta = text_delta if self._frames is None else None
 
     def _end_frames(self) -> None:
         """At close: the events an adapter with ``frames`` still holds (a last line
@@ -125,7 +129,20 @@ class ProviderEvents(NativeBlocks):
         """The reply text of an event that carries text and nothing else to take (a text
         delta; ``""`` for an event to skip), its reports (stop reason, usage...) noted:
         the session reads it as a ``str`` chunk. ``None``: the event needs the full step
-        (its reading is kept for it, so the adapter is asked once)."""
+        (its reading is kept for it, so the adapter is asked once).
+
+        An adapter's optional ``text_delta(event)`` is asked first: the text of an event
+        that is a plain text delta and reports nothing else, read with no
+        :class:`Reading` built; ``None`` (or anything not a ``str``) for the rest, which
+        is read as before."""
+        text_delta = self._text_delta
+        if text_delta is not None and not self._native_spill:
+            try:
+                text = text_delta(event)
+            except Exception:  # (read again below, where a failure is reported)
+                text = None
+            if text.__class__ is str:
+                return text
         adapter = self._adapter
         if adapter is None or self._native_spill or self._frames is not None:
             return None

@@ -12,11 +12,14 @@ facts that span events (is a thinking block open, was a tool called) live on the
 ``for_stream()`` gives each stream a fresh one.
 
 Most events of a reply are one shape: a plain text delta. Each built-in adapter's
-``_analyze`` reads that shape directly first — the SDK's own class by identity
+``text_delta`` reads that shape directly — the SDK's own class by identity
 (:func:`sdk_class`, never importing the SDK), a wire dict by its keys, attributes read
-as attributes — and hands every other event to its general reader, which answers the
-same for the common shape too (``reference = True`` on an adapter skips the direct
-reading: the tests compare the two).
+as attributes — and answers its text (``None`` for any other event). The session asks
+it first, and feeds the text it answers as it feeds a ``str`` chunk, with no
+:class:`Step` built; ``_analyze`` asks it too, and hands every other event to the
+adapter's general reader, which answers the same for the common shape
+(``reference = True`` on an adapter skips the direct reading: the tests compare the
+two).
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ from ..adapters.protocols import (
 from ..core.events import StopReason, Usage
 
 _NOTHING: Any = object()
+NO_EVENT = _NOTHING
+"""``self._last_event = NO_EVENT``: a ``text_delta`` that answered an event drops the
+memoised step of the one before (it is no longer the last event read)."""
 _JSON_TEXT = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(value, ensure_ascii=False)`` without making an encoder per call (the
 same encoder ``json.dumps`` makes for these options, so the same text)."""
@@ -128,6 +134,11 @@ def text_step(text: str, usage: Usage | None = None) -> Step:
     return NEW(Step, (TEXT, text, (), None, usage, None, None))
 
 
+def direct_step(text: str | None) -> Step | None:
+    """The step of a plain text delta whose ``text_delta`` answered ``text``."""
+    return None if text is None else NEW(Step, (TEXT, text, (), None, None, None, None))
+
+
 class ProviderAdapter:
     """Base of the provider input adapters: per-event analysis, memoised."""
 
@@ -155,6 +166,7 @@ class ProviderAdapter:
         fresh = type(self)()
         if self.reference:
             fresh.reference = True
+            fresh.__dict__["text_delta"] = None  # (the session reads every event generally)
         return fresh
 
     def _analyze(self, event: Any) -> Step:
@@ -170,7 +182,9 @@ class ProviderAdapter:
         return self._general(event)
 
     def _direct(self, event: Any) -> Step | None:
-        """The step of a plain text delta read directly, or ``None`` (subclasses)."""
+        """The step of a plain text delta read directly, or ``None`` (subclasses: most
+        answer :func:`direct_step` of their ``text_delta``, the session's direct getter:
+        an event's text when it is a plain text delta and nothing else, else ``None``)."""
         return None
 
     def _general(self, event: Any) -> Step:  # pragma: no cover - abstract

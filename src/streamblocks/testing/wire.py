@@ -206,19 +206,28 @@ _ANTHROPIC_STOP = {
 }
 
 
-def _anthropic(mock: Player, reply: MockReply) -> list[dict[str, Any]]:
-    prompt, completion = reply.usage if reply.usage is not None else (0, 0)
+def anthropic_message_start(
+    model: str, usage: dict[str, Any], message_id: str = "msg_1"
+) -> dict[str, Any]:
+    """Anthropic's ``message_start`` event (wire format): a reply of ``model`` begins,
+    with the ``usage`` known at its start (the adapters' tests and benchmarks share it)."""
     message: dict[str, Any] = {
-        "id": "msg_mock",
+        "id": message_id,
         "type": "message",
         "role": "assistant",
-        "model": mock.model,
+        "model": model,
         "content": [],
         "stop_reason": None,
         "stop_sequence": None,
-        "usage": {"input_tokens": prompt, "output_tokens": 1},
+        "usage": usage,
     }
-    out: list[dict[str, Any]] = [{"type": "message_start", "message": message}]
+    return {"type": "message_start", "message": message}
+
+
+def _anthropic(mock: Player, reply: MockReply) -> list[dict[str, Any]]:
+    prompt, completion = reply.usage if reply.usage is not None else (0, 0)
+    usage = {"input_tokens": prompt, "output_tokens": 1}
+    out: list[dict[str, Any]] = [anthropic_message_start(mock.model, usage, "msg_mock")]
     index = 0
 
     def block(start: dict[str, Any], kind: str, key: str, text: str) -> None:

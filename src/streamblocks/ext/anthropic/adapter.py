@@ -8,15 +8,16 @@ from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd,
 from ...core.events import StopReason, Usage
 from .._base import (
     END,
+    NO_EVENT,
     PASSTHROUGH,
     SKIP,
     START,
     ProviderAdapter,
     Step,
     as_int,
+    direct_step,
     field,
     sdk_class,
-    text_step,
     tool_call_start,
     tool_result,
 )
@@ -34,27 +35,6 @@ def _usage(raw: Any) -> Usage | None:
         cache_write_tokens=as_int(field(raw, "cache_creation_input_tokens")),
         reasoning_tokens=as_int(field(details, "thinking_tokens")) if details else None,
     )
-
-
-def _direct_text(event: Any, delta_class: type | None) -> str | None:
-    """The text of a ``text_delta`` event (a wire dict, or the SDK's
-    ``RawContentBlockDeltaEvent`` read by attribute), else ``None``: the general reader's."""
-    cls = event.__class__
-    if cls is dict:
-        if event.get("type") != "content_block_delta":
-            return None
-        delta = event.get("delta")
-        if delta.__class__ is not dict or delta.get("type") != "text_delta":
-            return None
-        text = delta.get("text")
-    elif cls is delta_class:
-        delta = event.delta
-        if event.type != "content_block_delta" or delta.type != "text_delta":
-            return None
-        text = delta.text
-    else:
-        return None
-    return text if text.__class__ is str and text else None
 
 
 class AnthropicInputAdapter(ProviderAdapter):
@@ -100,9 +80,32 @@ class AnthropicInputAdapter(ProviderAdapter):
         except Exception:
             return False
 
+    def text_delta(self, event: Any) -> str | None:
+        """The text of a ``text_delta`` event (a wire dict, or the SDK's
+        ``RawContentBlockDeltaEvent`` read by attribute), else ``None``: the general
+        reader's."""
+        cls = event.__class__
+        if cls is dict:
+            if event.get("type") != "content_block_delta":
+                return None
+            delta = event.get("delta")
+            if delta.__class__ is not dict or delta.get("type") != "text_delta":
+                return None
+            text = delta.get("text")
+        elif cls is self._delta_class:
+            delta = event.delta
+            if event.type != "content_block_delta" or delta.type != "text_delta":
+                return None
+            text = delta.text
+        else:
+            return None
+        if text.__class__ is not str or not text:
+            return None
+        self._last_event = NO_EVENT
+        return text
+
     def _direct(self, event: Any) -> Step | None:
-        text = _direct_text(event, self._delta_class)
-        return None if text is None else text_step(text)
+        return direct_step(self.text_delta(event))
 
     def _general(self, event: Any) -> Step:
         kind = field(event, "type")

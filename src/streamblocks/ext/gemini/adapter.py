@@ -10,6 +10,7 @@ from typing import Any
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import (
+    NO_EVENT,
     SKIP,
     ProviderAdapter,
     Step,
@@ -207,6 +208,26 @@ class GeminiInputAdapter(ProviderAdapter):
             signature, self._thought_signature = self._thought_signature, None
             attrs = {"signature": signature} if signature else None
             natives.append(NativeEnd(_THOUGHT_KEY, None, attrs))
+
+    def text_delta(self, event: Any) -> str | None:
+        """The text of a chunk that is a plain text delta and reports no usage, else
+        ``None`` (a chunk with usage metadata is read by :meth:`_direct`)."""
+        if self._thinking_open or self._streaming:
+            return None
+        cls = event.__class__
+        if cls is dict:
+            if event.get("usageMetadata") is not None or event.get("usage_metadata") is not None:
+                return None
+            text = _dict_text(event)
+        elif cls is self._response_class:
+            if event.usage_metadata is not None:
+                return None
+            text = _response_text(event)
+        else:
+            return None
+        if text is not None:
+            self._last_event = NO_EVENT
+        return text
 
     def _direct(self, event: Any) -> Step | None:
         if self._thinking_open or self._streaming:

@@ -9,13 +9,14 @@ from typing import Any
 from ...adapters.protocols import EventCategory, Native, NativeDelta, NativeEnd, NativeStart
 from ...core.events import StopReason, Usage
 from .._base import (
+    NO_EVENT,
     SKIP,
     ProviderAdapter,
     Step,
     as_int,
+    direct_step,
     field,
     sdk_class,
-    text_step,
     tool_call_start,
 )
 from .types import DONE_REASONS, RESPONSE_TYPES
@@ -110,11 +111,17 @@ class OllamaInputAdapter(ProviderAdapter):
             self._thinking_open = False
             natives.append(NativeEnd(_THINKING_KEY))
 
-    def _direct(self, event: Any) -> Step | None:
+    def text_delta(self, event: Any) -> str | None:
+        """The text of a chunk that carries only text, else ``None``."""
         if self._thinking_open:
             return None
         text = _direct_text(event, self._chat_class, self._generate_class)
-        return None if text is None else text_step(text)
+        if text is not None:
+            self._last_event = NO_EVENT
+        return text
+
+    def _direct(self, event: Any) -> Step | None:
+        return direct_step(self.text_delta(event))
 
     def _general(self, event: Any) -> Step:
         natives: list[Native] = []

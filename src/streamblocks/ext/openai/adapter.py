@@ -15,13 +15,13 @@ from .._base import (
     ProviderAdapter,
     Step,
     as_int,
+    direct_step,
     field,
     sdk_class,
-    text_step,
     tool_call_start,
     tool_result,
 )
-from .direct import TEXT_DELTA, chunk_text, delta_event_text, dict_text
+from .direct import TEXT_DELTA, DirectText
 from .types import (
     CHAT_CHUNK_OBJECT,
     CHAT_FINISH_REASONS,
@@ -119,7 +119,7 @@ def _server_result(item: Any, item_type: str) -> list[Native]:
     return tool_result(field(item, "id"), field(item, "id"), name, content, failed)
 
 
-class OpenAIInputAdapter(ProviderAdapter):
+class OpenAIInputAdapter(DirectText, ProviderAdapter):
     """Reads OpenAI streams: Chat Completions and the Responses API, sync or async.
 
     - Chat Completions: ``choices[0].delta.content`` is text. Tool-call argument deltas
@@ -175,18 +175,7 @@ class OpenAIInputAdapter(ProviderAdapter):
             return False
 
     def _direct(self, event: Any) -> Step | None:
-        if self._thinking_open:
-            return None
-        cls = event.__class__
-        if cls is dict:
-            text = dict_text(event)
-        elif cls is self._chunk_class:
-            text = chunk_text(event)
-        elif cls is self._delta_class:
-            text = delta_event_text(event)
-        else:
-            return None
-        return None if text is None else text_step(text)
+        return direct_step(self.text_delta(event))
 
     def _general(self, event: Any) -> Step:
         kind = _kind(event)
