@@ -277,6 +277,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--case")
     parser.add_argument("--once", action="store_true")
+    parser.add_argument("--only", default="", help="the cases whose names start with this")
     parser.add_argument(
         "--compiled-python",
         help="run our cases with this interpreter's installed build (the compiled one), "
@@ -295,7 +296,7 @@ def main() -> None:
     installed = {k: v for k, v in env.items() if k != "PYTHONPATH"}
     results: dict[str, list[dict[str, float]]] = {}
     for _ in range(args.rounds):
-        for name in cases():
+        for name in [name for name in cases() if name.startswith(args.only)]:
             run = [python, __file__, "--case", name]
             if args.compiled_python and not name.endswith(PEERS):
                 run[0] = args.compiled_python  # (its installed build: no src/ on the path)
