@@ -9,11 +9,14 @@ characters, doubling the input at most doubles that count (plus a little), and t
 per input character stays small: no rescans, no quadratic joins.
 
 The same holds for model-markup call bodies (``examined`` counts what a body's reading
-looks at again) and for the AG-UI output of a gadget (``BlockEvents.work``: the argument
-JSON it works out), each on the shapes that once made them quadratic (issue 39).
+looks at again, ``Scanner.rejoined`` the text a region holds copied again) and for the
+AG-UI output of a gadget (``BlockEvents.work``: the argument JSON it works out), each on
+the shapes that once made them quadratic (issue 39).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
@@ -27,6 +30,7 @@ from streamblocks import (
     StreamBlockProcessor,
     XMLTagSyntax,
 )
+from streamblocks.markup import Markup
 
 MARKER = 64
 LIMITS = Limits(max_marker_chars=MARKER, max_block_chars=100_000, max_metadata_chars=4_096)
@@ -136,7 +140,15 @@ def test_a_block_fed_a_character_at_a_time_is_read_once() -> None:
 
 # -- model markup: call bodies whose held text could be read again on every chunk ---------
 
-MARKUP_CASES = [
+_NS = "]<]minimax[>["  # (MiniMax M3's namespace token)
+
+
+def _tool(name: str, properties: dict[str, Any]) -> dict[str, Any]:
+    schema = {"type": "object", "properties": properties}
+    return {"type": "function", "function": {"name": name, "parameters": schema}}
+
+
+MARKUP_CASES: list[tuple[str, str | Markup, str, str, str]] = [
     (
         "mistral: a later array item writing its arguments before its name",
         "mistral",
@@ -157,6 +169,55 @@ MARKUP_CASES = [
         "<tool_call>\n<function=f>\n<parameter=a>\nx</parameter>",
         " \n",
         "y\n</parameter>\n</function>\n</tool_call>",
+    ),
+    (
+        "qwen3-coder: a schema-typed value held to its end",
+        Markup("qwen3", tools=[_tool("f", {"a": {"type": "array"}})]),
+        "<tool_call>\n<function=f>\n<parameter=a>\n[",
+        "1, ",
+        "1]\n</parameter>\n</function>\n</tool_call>",
+    ),
+    (
+        "qwen3-coder: a schema-typed value held, then </parameter> and blanks",
+        Markup("qwen3", tools=[_tool("f", {"a": {"type": "integer"}})]),
+        "<tool_call>\n<function=f>\n<parameter=a>\n1</parameter>",
+        " ",
+        "\n</parameter>\n</function>\n</tool_call>",
+    ),
+    (
+        "glm: a schema-typed value held to its end",
+        Markup("glm", tools=[_tool("f", {"a": {"type": "array"}})]),
+        "<tool_call>f<arg_key>a</arg_key><arg_value>[",
+        "1, ",
+        "1]</arg_value></tool_call>",
+    ),
+    (
+        "gemma4: a value that is no string, held to its end",
+        "gemma4",
+        "<|tool_call>call:f{a:[",
+        "1,",
+        "1]}<tool_call|>",
+    ),
+    (
+        "llama4: a pythonic value held to its end",
+        "llama",
+        "[f(a=[",
+        "1, ",
+        "1])]",
+    ),
+    (
+        "minimax-m3: a value of elements, held to its end",
+        "minimax-m3",
+        f'{_NS}<tool_call>{_NS}<invoke name="f">{_NS}<a>',
+        f"{_NS}<item>1{_NS}</item>",
+        f"{_NS}</a>{_NS}</invoke>{_NS}</tool_call>",
+    ),
+    (
+        "minimax-m3: a schema-typed value held to its end",
+        Markup("minimax-m3", tools=[_tool("f", {"a": {"type": "array"}})]),
+        f'{_NS}<tool_call>{_NS}<invoke name="f">{_NS}<a>[',
+        "1, ",
+        f"1]{_NS}</a>{_NS}</invoke>{_NS}</tool_call>",
     ),
     (
         "hermes: a JSON body of many strings",
@@ -183,7 +244,8 @@ def test_a_json_body_read_whole_is_searched_for_its_closer_once() -> None:
     assert work[1] <= 4.6 * work[0] and work[1] <= 2 * len(body), work
 
 
-def _markup_examined(family: str, text: str, size: int) -> int:
+def _markup_examined(family: str | Markup, text: str, size: int) -> int:
+    """``examined``, and the characters of held region text copied again."""
     processor = StreamBlockProcessor(
         BlockRegistry(), markup=family, limits=Limits(max_block_chars=2**24)
     )
@@ -192,7 +254,7 @@ def _markup_examined(family: str, text: str, size: int) -> int:
     events += session.close()
     kinds = [(e.type, getattr(e, "block_type", None)) for e in events]
     assert ("BLOCK_END", "tool_call") in kinds and not [k for k in kinds if k[0] == "BLOCK_ERROR"]
-    return session.examined
+    return session.examined + session._scan.rejoined
 
 
 @pytest.mark.parametrize("size", [1, 4, 1 << 30])
@@ -200,7 +262,7 @@ def _markup_examined(family: str, text: str, size: int) -> int:
     ("name", "family", "head", "unit", "tail"), MARKUP_CASES, ids=[c[0] for c in MARKUP_CASES]
 )
 def test_markup_work_grows_linearly(
-    name: str, family: str, head: str, unit: str, tail: str, size: int
+    name: str, family: str | Markup, head: str, unit: str, tail: str, size: int
 ) -> None:
     small_text = head + unit * (4_000 // len(unit)) + tail
     large_text = head + unit * (16_000 // len(unit)) + tail

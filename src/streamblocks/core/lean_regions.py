@@ -70,16 +70,15 @@ def region_step(region: Region, text: str) -> list[Event] | None:
     block = region.block
     sc = region.sc
     if block is None:  # (the reader holds the chunk or starts the block, or the full step)
-        pend = region.pend
-        if region.lead_len + len(pend) + len(text) > sc.room:
+        if region.lead_len + region.pend_len + len(text) > sc.room:
             return None
         if region.reader.bulk_held(text):
             sc.examined += len(text)
-            region.pend = pend + text
+            region.hold(text)
             return []
         return _region_start(region, text) if region.has_bulk_start else None
     stop = region.stop
-    pend = region.pend
+    pend = region.pend_len  # (held: Region.hold, taken once)
     if stop is not None and stop not in text and not pend:
         # (content, the reader not asked; blanks at its end wait for what follows)
         blanks = region.blanks
@@ -92,7 +91,7 @@ def region_step(region: Region, text: str) -> list[Event] | None:
         n = len(piece)
     else:
         blanks = region.blanks
-        if block.raw_len + len(pend) + len(blanks) + len(text) > region.limit:
+        if block.raw_len + pend + len(blanks) + len(text) > region.limit:
             return None
         if blanks:  # (shown to the reader first)
             return None
@@ -104,21 +103,25 @@ def region_step(region: Region, text: str) -> list[Event] | None:
             if not region.reader.bulk_held(text):
                 return None
             sc.examined += len(text)
-            region.pend = pend + text
+            region.hold(text)
             return []
         bulk = region.reader.bulk(text)
         if bulk is None:
             return None
         sc.examined += len(text)
-        held = pend + text if pend else text
         n = bulk
         if n <= 0:
-            region.pend = held
+            region.hold(text)
             return []
-        if n < len(held):
-            piece, region.pend = held[:n], held[n:]
+        if n < pend:
+            piece = region.unhold(n)
+            region.hold(text)
         else:
-            piece, region.pend = held, ""
+            piece = region.held() + text if pend else text
+            if n < len(piece):
+                rest = piece[n:]
+                piece = piece[:n]
+                region.hold(rest)
     region.attributed = True
     region.last = piece[-1]
     at = block.raw_len
@@ -166,7 +169,8 @@ def _region_raw(region: Region, block: OpenBlock, text: str) -> list[Event] | No
     sc = region.sc
     sc.examined += len(text)
     if n < len(text):
-        region.pend, text = text[n:], text[:n]
+        region.hold(text[n:])
+        text = text[:n]
     region.attributed = True
     region.last = text[-1]
     raw = block.raw  # (OpenBlock.add, inline)

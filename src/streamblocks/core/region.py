@@ -19,7 +19,7 @@ from .events import (
     StopReason,
 )
 from .line_syntax import TEXT
-from .open_block import OpenBlock
+from .open_block import COMPACT_EVERY, OpenBlock
 from .registry import TypeTable
 from .syntax import BODY, GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
 
@@ -34,7 +34,8 @@ class Region(InlineOut):
     __slots__ = (
         *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
         "has_bulk_start",
-        *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "rank"),
+        *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "pend_at"),
+        *("pend_cut", "pend_len", "rank"),
         *("reader", "sc", "stop", "synced", "syntax", "table", "thought"),
     )
 
@@ -53,7 +54,10 @@ class Region(InlineOut):
         self.table = table
         self.index = index
         self.rank = rank  # how many openers matching at its start were turned down
-        self.pend = ""  # consumed in earlier steps, not attributed yet
+        self.pend: list[str] = []  # consumed in earlier steps, not attributed yet: pieces
+        self.pend_len = 0  # (of which the first ``pend_at`` characters are taken)
+        self.pend_at = 0
+        self.pend_cut = COMPACT_EVERY  # (see hold)
         self.buf = ""  # the text of the current step, and the attribution cursor in it
         self.cur = 0
         self.lead: list[str] = []  # marker characters before the next block starts
@@ -83,13 +87,13 @@ class Region(InlineOut):
         n = len(text)
         block = self.block
         if block is not None:
-            room = sc.limits.max_block_chars - block.raw_len - len(self.pend)
+            room = sc.limits.max_block_chars - block.raw_len - self.pend_len
             # (the block may close in this step and a marker begin after it, from what
             # is held: the step reads no more than that marker may hold, and the next
             # counts its limit from its own start, wherever the chunks were cut)
-            step = min(room, max(1, sc.room - len(self.pend)))
+            step = min(room, max(1, sc.room - self.pend_len))
         else:  # (a block opened during this step holds at most what it is given)
-            room = step = sc.room - self.lead_len - len(self.pend)
+            room = step = sc.room - self.lead_len - self.pend_len
         if room <= 0 and i < n:
             return self._overflow(text, i)
         stop = n if n - i <= step else i + step
@@ -100,7 +104,7 @@ class Region(InlineOut):
         sc.examined += stop - i if end == GO_ON else 1 if end == NOT_MINE else end - i
         if end == GO_ON:
             if self.cur < stop:
-                self.pend += text[self.cur : stop]
+                self.hold(text[self.cur : stop])
             self.buf = ""
             return text, stop
         if end == NOT_MINE:
@@ -116,7 +120,7 @@ class Region(InlineOut):
             return False
         self.sc.examined += len(text)
         if self.cur < len(text):
-            self.pend += text[self.cur :]
+            self.hold(text[self.cur :])
         self.buf = ""
         return True
 
@@ -148,16 +152,16 @@ class Region(InlineOut):
         block = self.block
         if block is not None:
             self.block = None
-            block.add(self.pend)  # (what the reader still held is the block's)
-            sc.em.pos += len(self.pend)
-            self.pend = ""
+            pend = self.held()
+            block.add(pend)  # (what the reader still held is the block's)
+            sc.em.pos += len(pend)
             sc.em.drop(
                 block,
                 ErrorCode.UNCLOSED,
                 f"the stream ended inside {block.type_name} opened at offset {block.start}",
             )
         self._release_lead()
-        rest, self.pend = self.pend, ""
+        rest = self.held()
         if rest:
             if self.rank >= 0 or self.attributed:
                 if not self.attributed:  # (the reader decided nothing: its opener is text)
@@ -169,8 +173,8 @@ class Region(InlineOut):
     def _not_mine(self, text: str, i: int) -> tuple[str, int]:
         self.sc.region = None
         self._release_lead()
-        if self.pend:
-            text, i = self.pend + text[i:], 0
+        if self.pend_len:
+            text, i = self.held() + text[i:], 0
         if self.rank < 0:  # the initial region: the scanner reads on in the state it left
             return text, i
         return text, open_region(self.sc, text, i, self.rank + 1)
@@ -185,9 +189,10 @@ class Region(InlineOut):
             self.fail(ErrorCode.PARSE_FAILED, f"{self.syntax.name} ended its region inside a block")
         self._release_lead()
         cur = self.cur
-        if self.pend:
-            text, cur = self.pend + text[cur:], 0
-            end = end - self.cur + len(self.pend)
+        if self.pend_len:
+            pend = self.held()
+            text, cur = pend + text[cur:], 0
+            end = end - self.cur + len(pend)
         sc.line, sc.flow = None, TEXT
         if self.last == "\n":  # (re-read from cur: the character before it is last)
             sc.line = ""
@@ -201,7 +206,7 @@ class Region(InlineOut):
         sc = self.sc
         sc.region = None
         em = sc.em
-        pend, self.pend = self.pend, ""
+        pend = self.held()
         block = self.block
         if block is not None:
             self.block = None
@@ -224,6 +229,49 @@ class Region(InlineOut):
         sc.line, sc.flow = None, TEXT
         return text, i
 
+    # ------------------------------------------------------------------ held text
+
+    def hold(self, text: str) -> None:
+        """Hold ``text`` after what is held, copying none of that: a reader that holds a
+        long head (a Mistral array item's, until its name shows) costs linear time.
+        Every :data:`COMPACT_EVERY` pieces the newest ones are joined into one, as
+        :meth:`OpenBlock.add` does."""
+        pend = self.pend
+        pend.append(text)
+        self.pend_len += len(text)
+        if len(pend) > self.pend_cut:
+            first = self.pend_cut - COMPACT_EVERY
+            pend[first:] = [joined := "".join(pend[first:])]
+            self.sc.rejoined += len(joined)
+            self.pend_cut = len(pend) + COMPACT_EVERY
+
+    def held(self) -> str:
+        """All the held text, taken."""
+        pend, at = self.pend, self.pend_at
+        if not pend:
+            return ""
+        if len(pend) == 1:
+            text = pend[0][at:] if at else pend[0]
+        else:
+            if at:
+                pend[0] = pend[0][at:]
+            text = "".join(pend)
+            self.sc.rejoined += len(text)
+        self.pend, self.pend_len, self.pend_at, self.pend_cut = [], 0, 0, COMPACT_EVERY
+        return text
+
+    def unhold(self, n: int) -> str:
+        """The first ``n`` characters held (fewer than all), taken: the pieces joined
+        once, then taken from where the last take ended."""
+        pend, at = self.pend, self.pend_at
+        if len(pend) > 1:
+            joined = "".join([pend[0][at:], *pend[1:]] if at else pend)
+            self.sc.rejoined += len(joined)
+            self.pend, self.pend_cut, at = [joined], 1 + COMPACT_EVERY, 0
+        self.pend_at = at + n
+        self.pend_len -= n
+        return self.pend[0][at : at + n]
+
     def _release_lead(self) -> None:
         """Marker characters no block took: they are visible text after all."""
         if self.lead:
@@ -236,15 +284,16 @@ class Region(InlineOut):
         if n <= 0:
             return ""
         self.attributed = True
-        pend = self.pend
-        if pend:
-            if n <= len(pend):
-                piece, self.pend = pend[:n], pend[n:]
+        held = self.pend_len
+        if held:
+            if n < held:
+                piece = self.unhold(n)
             else:
-                more = n - len(pend)
-                piece = pend + self.buf[self.cur : self.cur + more]
-                self.cur += more
-                self.pend = ""
+                more = n - held
+                piece = self.held()
+                if more:
+                    piece += self.buf[self.cur : self.cur + more]
+                    self.cur += more
         else:
             cur = self.cur
             piece = self.buf[cur : cur + n]

@@ -43,9 +43,9 @@ class Scanner:
         "flow", "lean", "lean_flow", "lean_from", "lean_limit", "lean_ok", "lean_path",
         "limits", "line", "marker_line", "max_marker", "mode", "nl_lean", "nl_only", "opener_also",
         "opener_first", "opener_prefixes", "outside_search", "outside_starts", "parser", "plan",
-        "prefilter", "readers", "reference", "region", "room", "scan_fences", "scanning",
-        "searched", "shown_spans", "shown_stop", "starts", "tail", "tail_span", "tails",
-        "to_closing", "visible_stop", "whole",
+        "prefilter", "readers", "reference", "region", "rejoined", "room", "scan_fences",
+        "scanning", "searched", "shown_spans", "shown_stop", "starts", "tail", "tail_span",
+        "tails", "to_closing", "visible_stop", "whole",
     )  # fmt: skip
 
     def __init__(
@@ -103,6 +103,9 @@ class Scanner:
         """Visible text held at a chunk's end: a proper prefix of an inline opener."""
         self.final = False
         self.examined = 0
+        self.rejoined = 0
+        """Characters of a region's held text copied again (:attr:`.region.Region.pend`):
+        tests check that this stays linear too."""
         self.lean = False
         self.lean_ok = True
         """Whether the session takes the lean steps at all (text in, no transforms)."""

@@ -41,8 +41,10 @@ ValueOf = Callable[[ToolSchemas, str, str, "str | None", str], Any]
 IsString = Callable[[ToolSchemas, str, str, "str | None"], bool]
 """``(schemas, tool, key, stated type or None)`` → the value is its text, whatever it is."""
 End = Callable[[str, int], "tuple[int, int, int]"]
-"""``(value text so far, where to look from)`` → ``(characters certainly in the value,
-where its closing tag starts, where it ends)``; ``-1, -1`` while the end is not known."""
+"""``(value text, where to look from)`` → ``(characters certainly in the value,
+where its closing tag starts, where it ends)``; ``-1, -1`` while the end is not known.
+Those characters are not shown again: the next call's text starts after them, so each
+character of a long value is looked at about once (a held value keeps them aside)."""
 
 _LIMIT = 4096
 """Text between arguments longer than this is no argument: streaming stops there."""
@@ -123,29 +125,89 @@ _BLANKS = " \t\r\n"
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class TaggedStream(Streamed):
+class Stepwise(Streamed):
+    """A body read in steps (``_step``, the subclass's) over the text not yet handed on,
+    ``_buf``: what they write is kept, to check the call's end against (:meth:`rest`).
+    A value held to its end keeps its text read so far aside (:meth:`_keep`), so that
+    each chunk copies and reads again only the undecided rest (``work`` counts that)."""
+
+    __slots__ = ("_buf", "_problem", "_read_again", "_sent", "_tool", "_value")
+
+    def __init__(self) -> None:
+        self._tool: str | None = None
+        self._buf = ""  # text read and not yet handed on
+        self._value: list[str] = []  # a held value's text before ``_buf``: read, kept
+        self._sent: list[str] = []
+        self._problem = ""
+        self._read_again = 0  # held text read again with a new chunk (see ``work``)
+
+    def rest(self, arguments: dict[str, Any]) -> str | None:
+        final = json.dumps(arguments, ensure_ascii=False)
+        sent = "".join(self._sent)
+        return final[len(sent) :] if final.startswith(sent) else None
+
+    @property
+    def problem(self) -> str:
+        return self._problem or super().problem
+
+    @property
+    def work(self) -> int:
+        return self._read_again
+
+    def _more(self, text: str) -> str:
+        """``text`` after ``_buf``, read in steps: the JSON text they write."""
+        self._read_again += len(self._buf)
+        self._buf += text
+        if self._tool is None:
+            return ""
+        out: list[str] = []
+        while self._step(out):
+            pass
+        if not out:
+            return ""
+        piece = "".join(out)
+        self._sent.append(piece)
+        return piece
+
+    def _step(self, out: list[str]) -> bool:
+        """One step of reading ``_buf``; whether another may follow."""
+        raise NotImplementedError
+
+    def _keep(self, n: int) -> str:
+        """The first ``n`` characters of ``_buf`` are a held value's: kept aside. The
+        rest of ``_buf``."""
+        buf = self._buf
+        self._value.append(buf[:n])
+        self._buf = buf = buf[n:]
+        return buf
+
+    def _kept(self, value: str) -> str:
+        """``value``, the end of a held value, after what was kept of it."""
+        if self._value:
+            value = "".join(self._value) + value
+            self._value = []
+        return value
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TaggedStream(Stepwise):
     """One tagged call's body in, the JSON text of its arguments out (see the module)."""
 
     __slots__ = (
-        *("_buf", "_fresh", "_key", "_keys", "_problem", "_scanned", "_schemas", "_sent"),
-        *("_blanks", "_end", "_idle", "_read_again", "_spec", "_state", "_stated", "_tool"),
+        *("_blanks", "_end", "_fresh", "_idle", "_key", "_keys", "_schemas", "_spec"),
+        *("_state", "_stated"),
     )
 
     def __init__(self, spec: Tagging, schemas: ToolSchemas) -> None:
+        super().__init__()
         self._spec = spec
         self._schemas = schemas
-        self._tool: str | None = None
-        self._buf = ""  # text read and not yet handed on
         self._state = _OUT
         self._keys: set[str] = set()
         self._key = ""
         self._stated: str | None = None
         self._end = spec.end
         self._fresh = False  # a string value whose first character is not read yet
-        self._scanned = 0  # how far into ``_buf`` a held value's end was looked for
-        self._sent: list[str] = []
-        self._problem = ""
-        self._read_again = 0  # held text read again with a new chunk (see ``work``)
         # A string value's held text is a marker and blanks (``</function>   ``): more
         # blanks decide nothing, so they wait in ``_blanks`` instead of being read again.
         self._idle = False
@@ -167,34 +229,10 @@ class TaggedStream(Streamed):
             self._blanks = []
         fast = state == _STRING and not self._buf and not self._fresh
         if fast and self._spec.quiet.match(text):  # (the common case: nothing to look at)
-            piece = _escaped(text)
+            piece = escaped(text)
             self._sent.append(piece)
             return piece
-        self._read_again += len(self._buf)
-        self._buf += text
-        if self._tool is None:
-            return ""
-        out: list[str] = []
-        while self._step(out):
-            pass
-        if not out:
-            return ""
-        piece = "".join(out)
-        self._sent.append(piece)
-        return piece
-
-    def rest(self, arguments: dict[str, Any]) -> str | None:
-        final = json.dumps(arguments, ensure_ascii=False)
-        sent = "".join(self._sent)
-        return final[len(sent) :] if final.startswith(sent) else None
-
-    @property
-    def problem(self) -> str:
-        return self._problem or super().problem
-
-    @property
-    def work(self) -> int:
-        return self._read_again
+        return self._more(text)
 
     def _step(self, out: list[str]) -> bool:
         """One step of reading ``_buf``; whether another may follow."""
@@ -218,7 +256,7 @@ class TaggedStream(Streamed):
             self._keys.add(key)
             self._key = key
             self._stated = found.group(2) if found.re.groups > 1 else None
-            self._buf, self._scanned = buf[found.end() :], 0
+            self._buf = buf[found.end() :]
             assert self._tool is not None
             self._end = spec.end
             if spec.string(self._schemas, self._tool, key, self._stated):
@@ -235,27 +273,26 @@ class TaggedStream(Streamed):
             self._fresh = False
             if spec.newlines and buf.startswith("\n"):
                 self._buf = buf = buf[1:]
-        safe, start, end = self._end(buf, self._scanned)
+        safe, start, end = self._end(buf, 0)
         if start < 0:
             if self._state == _STRING:
                 safe = _unsure(spec, buf, safe)
                 if safe:
-                    out.append(_escaped(buf[:safe]))
+                    out.append(escaped(buf[:safe]))
                     self._buf = buf = buf[safe:]
-                self._scanned = 0
-                held = buf[1:] if buf.startswith("\n") else buf
-                held = held.rstrip(_BLANKS)
-                self._idle = held in spec.tails or held in spec.blank_holds
-            else:
-                self._scanned = max(0, min(safe, len(buf) - 24))
+            elif safe:  # (a held value's part before ``safe``: kept, not read again)
+                buf = self._keep(safe)
+            held = buf[1:] if buf.startswith("\n") else buf
+            held = held.rstrip(_BLANKS)
+            self._idle = held in spec.tails or held in spec.blank_holds
             return False
-        value = buf[:start]
+        value = self._kept(buf[:start])
         if spec.newlines and value.endswith("\n"):
             value = value[:-1]
         if spec.newlines and self._state == _HOLD and value.startswith("\n"):
             value = value[1:]
         if self._state == _STRING:
-            out.append(_escaped(value) + '"')
+            out.append(escaped(value) + '"')
         else:
             assert self._tool is not None
             try:
@@ -268,7 +305,7 @@ class TaggedStream(Streamed):
         return True
 
     def _stop(self, problem: str) -> None:
-        self._state, self._buf, self._problem = _STOP, "", problem
+        self._state, self._buf, self._problem, self._value = _STOP, "", problem, []
 
 
 def _unsure(spec: Tagging, buf: str, safe: int) -> int:
@@ -289,6 +326,6 @@ def _unsure(spec: Tagging, buf: str, safe: int) -> int:
     return safe
 
 
-def _escaped(text: str) -> str:
+def escaped(text: str) -> str:
     """``text`` as it is inside a JSON string."""
     return json.dumps(text, ensure_ascii=False)[1:-1]

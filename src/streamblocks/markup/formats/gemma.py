@@ -118,25 +118,24 @@ _SYNTAX = re.compile(r'<\|"\|>|[{}\[\],]')
 
 class _ValueEnd:
     """Where a value that is no string ends: at a ``,`` or ``}`` outside its brackets
-    and strings (read once, keeping its place)."""
+    and strings (read once from ``at``: while it has not ended, the place to go on from
+    is the first number returned, and the text before it is the value's)."""
 
     def __init__(self) -> None:
-        self.at, self.depth, self.quoted = 0, 0, False
+        self.depth, self.quoted = 0, False
 
     def __call__(self, text: str, at: int) -> tuple[int, int, int]:
-        i = self.at
+        i = at
         while True:
             if self.quoted:
                 end = text.find(_QUOTE, i)
                 if end < 0:
-                    self.at = max(i, len(text) - len(_QUOTE))
-                    return 0, -1, -1
+                    return max(i, len(text) - len(_QUOTE)), -1, -1
                 self.quoted, i = False, end + len(_QUOTE)
                 continue
             found = _SYNTAX.search(text, i)
             if found is None:
-                self.at = max(i, len(text) - len(_QUOTE))
-                return 0, -1, -1
+                return max(i, len(text) - len(_QUOTE)), -1, -1
             mark, i = found.group(), found.end()
             if mark == _QUOTE:
                 self.quoted = True

@@ -131,19 +131,19 @@ _IN_STRING = {q: re.compile(r"\\|" + q) for q in ("'", '"', "'" * 3, '"' * 3)}
 
 class _ValueEnd:
     """Where a keyword argument's value ends: at a ``,`` or ``)`` outside its brackets
-    and strings (read once, keeping its place)."""
+    and strings (read once from ``at``: while it has not ended, the place to go on from
+    is the first number returned, and the text before it is the value's)."""
 
     def __init__(self) -> None:
-        self.at, self.depth, self.quote = 0, 0, ""
+        self.depth, self.quote = 0, ""
 
     def __call__(self, text: str, at: int) -> tuple[int, int, int]:
-        i, n = self.at, len(text)
+        i, n = at, len(text)
         while True:
             if self.quote:
                 found = _IN_STRING[self.quote].search(text, i)
                 if found is None or (found.group() == "\\" and found.end() >= n):
-                    self.at = found.start() if found is not None else max(i, n - 2)
-                    return 0, -1, -1
+                    return (found.start() if found is not None else max(i, n - 2)), -1, -1
                 if found.group() == "\\":
                     i = found.end() + 1
                 else:
@@ -151,13 +151,11 @@ class _ValueEnd:
                 continue
             found = _CODE.search(text, i)
             if found is None:
-                self.at = n
-                return 0, -1, -1
+                return n, -1, -1
             mark, start = found.group(), found.start()
             if mark in "'\"":
                 if start + 3 > n:  # one quote or three: the next characters say
-                    self.at = start
-                    return 0, -1, -1
+                    return start, -1, -1
                 self.quote = mark * 3 if text.startswith(mark * 3, start) else mark
                 i = start + len(self.quote)
             elif mark in "([{":

@@ -13,10 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..arguments import Streamed
 from ..grammar import Call, CallFormat, Grammar, Section, need
 from ..scan import EndSpec, Literals
 from ..schema import ToolSchemas, is_text, property_schema, typed, types_of
+from ..tagged import Stepwise, escaped
 
 NS = "]<]minimax[>["
 _HEAD = re.compile(r'\A\s*name="([^"]*)"\s*>')
@@ -156,28 +156,22 @@ _LIMIT = 4096  # text between arguments longer than this is no argument: streami
 _OUT, _FRESH, _STRING, _HOLD, _STOP = range(5)
 
 
-class ElementArguments(Streamed):
+class ElementArguments(Stepwise):
     """A call's body in, the JSON text of its arguments out: ``{"key": `` when an
     argument's tag is whole, a text value's characters as they arrive (once its first
     one shows it is no element), any other value whole at its closing tag."""
 
-    __slots__ = (
-        *("_buf", "_depth", "_key", "_keys", "_problem", "_scanned", "_schema", "_schemas"),
-        *("_sent", "_state", "_tool"),
-    )
+    __slots__ = ("_depth", "_key", "_keys", "_scanned", "_schema", "_schemas", "_state")
 
     def __init__(self, schemas: ToolSchemas) -> None:
+        super().__init__()
         self._schemas = schemas
-        self._tool: str | None = None
-        self._buf = ""  # text read and not yet handed on
         self._state = _OUT
         self._keys: set[str] = set()
         self._key = ""
         self._schema: Schema = None
         self._depth = 0  # elements open inside a held value
         self._scanned = 0  # how far into ``_buf`` a held value was read
-        self._sent: list[str] = []
-        self._problem = ""
 
     def named(self, tool: str) -> None:
         self._tool = tool.strip()
@@ -187,28 +181,10 @@ class ElementArguments(Streamed):
         if state == _STOP:
             return ""
         if state == _STRING and not self._buf and NS[0] not in text:  # (the common case)
-            piece = _escaped(text)
+            piece = escaped(text)
             self._sent.append(piece)
             return piece
-        self._buf += text
-        if self._tool is None:
-            return ""
-        out: list[str] = []
-        while self._step(out):
-            pass
-        piece = "".join(out)
-        if piece:
-            self._sent.append(piece)
-        return piece
-
-    def rest(self, arguments: dict[str, Any]) -> str | None:
-        final = json.dumps(arguments, ensure_ascii=False)
-        sent = "".join(self._sent)
-        return final[len(sent) :] if final.startswith(sent) else None
-
-    @property
-    def problem(self) -> str:
-        return self._problem or super().problem
+        return self._more(text)
 
     def _step(self, out: list[str]) -> bool:
         """One step of reading ``_buf``; whether another may follow."""
@@ -261,7 +237,7 @@ class ElementArguments(Streamed):
         if at < 0:
             safe = _NS.held(buf, 0)
             if safe:
-                out.append(_escaped(buf[:safe]))
+                out.append(escaped(buf[:safe]))
                 self._buf = buf[safe:]
             return False
         tag = _TAG.match(buf, at + len(NS))
@@ -270,29 +246,33 @@ class ElementArguments(Streamed):
                 self._stop("")  # (the call's parse says why)
                 return False
             if at:
-                out.append(_escaped(buf[:at]))
+                out.append(escaped(buf[:at]))
                 self._buf = buf[at:]
             return False
         if not tag.group(1) or tag.group(2).strip() != self._key:
             self._stop("")  # an element after text, a wrong closer: the parse says why
             return False
-        out.append(_escaped(buf[:at]) + '"')
+        out.append(escaped(buf[:at]) + '"')
         self._buf, self._state = buf[tag.end() :], _OUT
         return True
 
     def _held(self, out: list[str], buf: str) -> bool:
-        """A value that is no text: read to its closing tag, then written whole."""
+        """A value that is no text: read to its closing tag (what is read kept aside),
+        then written whole."""
         i = self._scanned
         while True:
             at = buf.find(NS, i)
             if at < 0:
-                self._scanned = max(i, len(buf) - len(NS) + 1)
+                self._keep(_NS.held(buf, i))
+                self._scanned = 0
                 return False
             tag = _TAG.match(buf, at + len(NS))
             if tag is None:
-                self._scanned = at
                 if _UNFINISHED.match(buf, at + len(NS)) is None:
                     self._stop("")
+                    return False
+                self._keep(at)
+                self._scanned = 0
                 return False
             i = tag.end()
             if not tag.group(1):
@@ -302,7 +282,7 @@ class ElementArguments(Streamed):
                 self._depth -= 1
                 continue
             try:
-                found = value(elements(buf[:at], self._key), self._schema)
+                found = value(elements(self._kept(buf[:at]), self._key), self._schema)
             except ValueError:
                 self._stop("")
                 return False
@@ -311,12 +291,7 @@ class ElementArguments(Streamed):
             return True
 
     def _stop(self, problem: str) -> None:
-        self._state, self._buf, self._problem = _STOP, "", problem
-
-
-def _escaped(text: str) -> str:
-    """``text`` as it is inside a JSON string."""
-    return json.dumps(text, ensure_ascii=False)[1:-1]
+        self._state, self._buf, self._problem, self._value = _STOP, "", problem, []
 
 
 INVOKE = CallFormat(
