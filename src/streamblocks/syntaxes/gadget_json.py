@@ -12,7 +12,7 @@ from mypy_extensions import mypyc_attr
 
 from .arguments import Options, insert
 from .base import ParseFailure
-from .gadget_partial import GadgetSource, OpenValue, pair_of, replace
+from .gadget_partial import GadgetSource, OpenValue, follow, replace
 
 __all__ = ["GadgetJson"]
 
@@ -89,14 +89,7 @@ class GadgetJson:
         out: list[str] = [] if self.at else ["{"]
         top = source.top()
         pairs = self.pairs
-        for text, path in source.log[self.at : index]:
-            if not text:
-                pairs.append(OpenValue(path or ""))
-                continue
-            value = pair_of(pairs, path)
-            if value is None:
-                continue
-            value.add(text)
+        for value, text in follow(source.log, self.at, index, pairs):
             self.work += len(text)
             if value.keys is not None and self.leaf != "stop":  # (finished: text came late)
                 if (
@@ -114,11 +107,11 @@ class GadgetJson:
             if not self._finish(out, top, pairs[self.finished]):
                 return None
             self.finished += 1
-        value = pairs[-1] if pairs else None
-        if value is not None and self.leaf != "stop" and value.shown():
-            if self.owner is value and self.leaf == "text":
-                _more(out, value)
-            elif self.passed is not value and not self._show(out, top, value):
+        last = pairs[-1] if pairs else None
+        if last is not None and self.leaf != "stop" and last.shown():
+            if self.owner is last and self.leaf == "text":
+                _more(out, last)
+            elif self.passed is not last and not self._show(out, top, last):
                 return None
         return "".join(out)
 

@@ -23,6 +23,7 @@ JSON call's partials), never a rebuild of the object.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import suppress
 from typing import Any
 
@@ -33,7 +34,7 @@ from ..core.registry import BlockType
 from .arguments import Options, child_options, insert, normalize_pointer, split_pointer, value_of
 from .base import ParseFailure
 
-__all__ = ["GadgetSource", "OpenValue", "pair_of", "replace"]
+__all__ = ["GadgetSource", "OpenValue", "follow", "replace"]
 
 _LITERALS = ("true", "false", "null")
 
@@ -141,16 +142,10 @@ class GadgetSource(Source):
         owned: set[int] = set()  # containers made by this read, not handed out yet
         top = self.top()
         pairs = self.pairs
-        for text, path in self.log[self.read_to : index]:
-            if not text:
-                pairs.append(OpenValue(path or ""))
-                continue
-            pair = pair_of(pairs, path)
-            if pair is not None:
-                pair.add(text)
-                if pair.keys is not None:  # (finished already: a line of it came late)
-                    lines, given = pair.lines(finished=True)
-                    replace(self._own(owned), pair.keys, pair.pointer, lines, top, owned, given)
+        for pair, _ in follow(self.log, self.read_to, index, pairs):
+            if pair.keys is not None:  # (finished already: a line of it came late)
+                lines, given = pair.lines(finished=True)
+                replace(self._own(owned), pair.keys, pair.pointer, lines, top, owned, given)
         self.read_to = index
         while self.finished < len(pairs) - 1:
             self._finish(pairs[self.finished], owned, top)
@@ -182,7 +177,23 @@ class GadgetSource(Source):
             self.broken = True
 
 
-def pair_of(pairs: list[OpenValue], path: str | None) -> OpenValue | None:
+def follow(
+    log: list[tuple[str, str | None]], start: int, stop: int, pairs: list[OpenValue]
+) -> Iterator[tuple[OpenValue, str]]:
+    """Read ``log[start:stop]`` into ``pairs`` (the values begun, in order), entry by
+    entry: a value begins, or text is added to the value it belongs to, which is then
+    given with that text (the reader may stop there)."""
+    for text, path in log[start:stop]:
+        if not text:
+            pairs.append(OpenValue(path or ""))
+            continue
+        pair = _pair_of(pairs, path)
+        if pair is not None:
+            pair.add(text)
+            yield pair, text
+
+
+def _pair_of(pairs: list[OpenValue], path: str | None) -> OpenValue | None:
     """The value a delta's text belongs to: the last begun with its pointer (a chunk
     may show the next ``!!!ARG:`` line before the end of the value above it)."""
     for pair in reversed(pairs):
