@@ -74,7 +74,11 @@ def region_step(region: Region, text: str) -> list[Event] | None:
             return None
         if region.reader.bulk_held(text):
             sc.examined += len(text)
-            region.hold(text)
+            pend_pieces = region.pend  # (Region.hold, inline)
+            pend_pieces.append(text)
+            region.pend_len += len(text)
+            if len(pend_pieces) > region.pend_cut:
+                region.compact()
             return []
         return _region_start(region, text) if region.has_bulk_start else None
     stop = region.stop
@@ -103,7 +107,11 @@ def region_step(region: Region, text: str) -> list[Event] | None:
             if not region.reader.bulk_held(text):
                 return None
             sc.examined += len(text)
-            region.hold(text)
+            pend_pieces = region.pend  # (Region.hold, inline)
+            pend_pieces.append(text)
+            region.pend_len += len(text)
+            if len(pend_pieces) > region.pend_cut:
+                region.compact()
             return []
         bulk = region.reader.bulk(text)
         if bulk is None:

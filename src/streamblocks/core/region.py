@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from .errors import ErrorCode
-from .events import (
-    StopReason,
-)
+from .events import StopReason
 from .line_syntax import TEXT
 from .open_block import COMPACT_EVERY, OpenBlock
 from .registry import TypeTable
@@ -32,11 +30,10 @@ class Region(InlineOut):
     """One inline region: its reader, what it consumed and what it decided."""
 
     __slots__ = (
-        *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held"),
-        "has_bulk_start",
-        *("has_bulk_raw", "index", "last", "lead", "lead_len", "limit", "pend", "pend_at"),
-        *("pend_cut", "pend_len", "rank"),
-        *("reader", "sc", "stop", "synced", "syntax", "table", "thought"),
+        *("attributed", "blanks", "block", "buf", "cur", "has_bulk", "has_bulk_held", "index"),
+        *("has_bulk_start", "has_bulk_raw", "last", "lead", "lead_len", "limit", "pend"),
+        *("pend_at", "pend_cut", "pend_len", "rank", "reader", "sc", "stop", "synced"),
+        *("syntax", "table", "thought"),
     )
 
     def __init__(
@@ -55,9 +52,7 @@ class Region(InlineOut):
         self.index = index
         self.rank = rank  # how many openers matching at its start were turned down
         self.pend: list[str] = []  # consumed in earlier steps, not attributed yet: pieces
-        self.pend_len = 0  # (of which the first ``pend_at`` characters are taken)
-        self.pend_at = 0
-        self.pend_cut = COMPACT_EVERY  # (see hold)
+        self.pend_len, self.pend_at, self.pend_cut = 0, 0, COMPACT_EVERY  # (see hold)
         self.buf = ""  # the text of the current step, and the attribution cursor in it
         self.cur = 0
         self.lead: list[str] = []  # marker characters before the next block starts
@@ -103,8 +98,12 @@ class Region(InlineOut):
         # when the scanner reads them as visible text)
         sc.examined += stop - i if end == GO_ON else 1 if end == NOT_MINE else end - i
         if end == GO_ON:
-            if self.cur < stop:
-                self.hold(text[self.cur : stop])
+            if self.cur < stop:  # (hold, inline)
+                pend = self.pend
+                pend.append(text[self.cur : stop])
+                self.pend_len += stop - self.cur
+                if len(pend) > self.pend_cut:
+                    self.compact()
             self.buf = ""
             return text, stop
         if end == NOT_MINE:
@@ -229,47 +228,45 @@ class Region(InlineOut):
         sc.line, sc.flow = None, TEXT
         return text, i
 
-    # ------------------------------------------------------------------ held text
+    # -------------------------------------------------------------- held text (pend)
 
     def hold(self, text: str) -> None:
-        """Hold ``text`` after what is held, copying none of that: a reader that holds a
-        long head (a Mistral array item's, until its name shows) costs linear time.
-        Every :data:`COMPACT_EVERY` pieces the newest ones are joined into one, as
-        :meth:`OpenBlock.add` does."""
+        """In pieces, joined once when taken (the first ``pend_at`` characters are taken
+        already): a long held head (a Mistral array item's before its name) is linear."""
         pend = self.pend
         pend.append(text)
         self.pend_len += len(text)
         if len(pend) > self.pend_cut:
-            first = self.pend_cut - COMPACT_EVERY
-            pend[first:] = [joined := "".join(pend[first:])]
-            self.sc.rejoined += len(joined)
-            self.pend_cut = len(pend) + COMPACT_EVERY
+            self.compact()
+
+    def compact(self) -> None:
+        """The newest :data:`COMPACT_EVERY` pieces joined into one (as ``OpenBlock.add``)."""
+        pend = self.pend
+        first = self.pend_cut - COMPACT_EVERY
+        pend[first:] = [joined := "".join(pend[first:])]
+        self.sc.rejoined += len(joined)
+        self.pend_cut = len(pend) + COMPACT_EVERY
 
     def held(self) -> str:
         """All the held text, taken."""
         pend, at = self.pend, self.pend_at
-        if not pend:
-            return ""
         if len(pend) == 1:
             text = pend[0][at:] if at else pend[0]
         else:
-            if at:
-                pend[0] = pend[0][at:]
-            text = "".join(pend)
+            text = "".join([pend[0][at:], *pend[1:]] if at else pend)
             self.sc.rejoined += len(text)
-        self.pend, self.pend_len, self.pend_at, self.pend_cut = [], 0, 0, COMPACT_EVERY
+        pend.clear()
+        self.pend_len = self.pend_at = 0
         return text
 
     def unhold(self, n: int) -> str:
-        """The first ``n`` characters held (fewer than all), taken: the pieces joined
-        once, then taken from where the last take ended."""
+        """The first ``n`` of more characters held, taken (from one piece, joined once)."""
         pend, at = self.pend, self.pend_at
         if len(pend) > 1:
             joined = "".join([pend[0][at:], *pend[1:]] if at else pend)
             self.sc.rejoined += len(joined)
             self.pend, self.pend_cut, at = [joined], 1 + COMPACT_EVERY, 0
-        self.pend_at = at + n
-        self.pend_len -= n
+        self.pend_at, self.pend_len = at + n, self.pend_len - n
         return self.pend[0][at : at + n]
 
     def _release_lead(self) -> None:
@@ -286,14 +283,19 @@ class Region(InlineOut):
         self.attributed = True
         held = self.pend_len
         if held:
+            pend = self.pend
             if n < held:
                 piece = self.unhold(n)
+            elif len(pend) == 1 and not self.pend_at:  # (held(), inline: one piece)
+                piece = pend[0]
+                pend.clear()
+                self.pend_len = 0
             else:
-                more = n - held
                 piece = self.held()
-                if more:
-                    piece += self.buf[self.cur : self.cur + more]
-                    self.cur += more
+            if n > held:
+                more = n - held
+                piece += self.buf[self.cur : self.cur + more]
+                self.cur += more
         else:
             cur = self.cur
             piece = self.buf[cur : cur + n]
