@@ -74,11 +74,7 @@ def region_step(region: Region, text: str) -> list[Event] | None:
             return None
         if region.reader.bulk_held(text):
             sc.examined += len(text)
-            pend_pieces = region.pend  # (Region.hold, inline)
-            pend_pieces.append(text)
-            region.pend_len += len(text)
-            if len(pend_pieces) > region.pend_cut:
-                region.compact()
+            region.hold(text)
             return []
         return _region_start(region, text) if region.has_bulk_start else None
     stop = region.stop
@@ -107,11 +103,7 @@ def region_step(region: Region, text: str) -> list[Event] | None:
             if not region.reader.bulk_held(text):
                 return None
             sc.examined += len(text)
-            pend_pieces = region.pend  # (Region.hold, inline)
-            pend_pieces.append(text)
-            region.pend_len += len(text)
-            if len(pend_pieces) > region.pend_cut:
-                region.compact()
+            region.hold(text)
             return []
         bulk = region.reader.bulk(text)
         if bulk is None:

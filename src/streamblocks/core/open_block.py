@@ -16,6 +16,14 @@ COMPACT_EVERY = 256
 """Held pieces joined into one at a time (see :meth:`OpenBlock.add`)."""
 
 
+def compact_pieces(pieces: list[str], at: int) -> tuple[int, int]:
+    """The newest :data:`COMPACT_EVERY` pieces (from ``at - COMPACT_EVERY``, ``at`` the
+    count that set this off) joined into one: the characters joined, and the next ``at``."""
+    first = at - COMPACT_EVERY
+    pieces[first:] = [joined := "".join(pieces[first:])]
+    return len(joined), len(pieces) + COMPACT_EVERY
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class OpenBlock:
     """A block being read: its held raw text and what its header said.
@@ -96,11 +104,8 @@ class OpenBlock:
             self.compact()
 
     def compact(self) -> None:
-        raw = self.raw
-        first = self.compact_at - COMPACT_EVERY
-        raw[first:] = [joined := "".join(raw[first:])]
-        self.compacted += len(joined)
-        self.compact_at = len(raw) + COMPACT_EVERY
+        joined, self.compact_at = compact_pieces(self.raw, self.compact_at)
+        self.compacted += joined
 
     def add_content(self, piece: str) -> None:
         """Hold ``piece`` as raw text that is content (inline blocks)."""

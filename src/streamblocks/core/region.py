@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 from .errors import ErrorCode
 from .events import StopReason
 from .line_syntax import TEXT
-from .open_block import COMPACT_EVERY, OpenBlock
+from .open_block import COMPACT_EVERY, OpenBlock, compact_pieces
 from .registry import TypeTable
 from .syntax import BODY, GO_ON, NOT_MINE, Header, InlineOut, InlineReader, InlineSyntax
 
@@ -241,11 +241,8 @@ class Region(InlineOut):
 
     def compact(self) -> None:
         """The newest :data:`COMPACT_EVERY` pieces joined into one (as ``OpenBlock.add``)."""
-        pend = self.pend
-        first = self.pend_cut - COMPACT_EVERY
-        pend[first:] = [joined := "".join(pend[first:])]
-        self.sc.rejoined += len(joined)
-        self.pend_cut = len(pend) + COMPACT_EVERY
+        joined, self.pend_cut = compact_pieces(self.pend, self.pend_cut)
+        self.sc.rejoined += joined
 
     def held(self) -> str:
         """All the held text, taken."""

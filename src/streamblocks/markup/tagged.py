@@ -235,7 +235,6 @@ class TaggedStream(Stepwise):
         return self._more(text)
 
     def _step(self, out: list[str]) -> bool:
-        """One step of reading ``_buf``; whether another may follow."""
         spec, buf = self._spec, self._buf
         if self._state == _OUT:
             found = spec.item.search(buf)

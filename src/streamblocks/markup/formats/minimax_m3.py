@@ -187,7 +187,6 @@ class ElementArguments(Stepwise):
         return self._more(text)
 
     def _step(self, out: list[str]) -> bool:
-        """One step of reading ``_buf``; whether another may follow."""
         state, buf = self._state, self._buf
         if state == _OUT:
             found = _OPEN.search(buf)
