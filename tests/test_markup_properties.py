@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Mapping
 
 import pytest
 from hypothesis import given, settings
@@ -243,10 +244,14 @@ def registry(with_syntaxes: bool) -> BlockRegistry:
 
 
 def framing(family: str) -> re.Pattern[str]:
-    markers = sorted(GRAMMARS[family].markers(), key=len, reverse=True)
+    grammar = GRAMMARS[family]
+    markers = sorted(grammar.markers(), key=len, reverse=True)
     # A marker and an empty call list after it is framing only, as an empty <think></think>
-    # is: no call, nothing to keep (phi4's `functools[]`, nemotron's `<TOOLCALL>[]`).
+    # is: no call, nothing to keep (phi4's `functools[]`, nemotron's `<TOOLCALL>[]`); so
+    # is an empty list where a bare list of calls may open the reply (Llama's `[]`).
     empty = [re.escape(marker) + r"\s*\[?\s*\]" for marker in markers]
+    if any(not f.opener and isinstance(f.ends, Mapping) and "[" in f.ends for f in grammar.start):
+        empty.append(r"^\s*\[\s*\]")  # (`match` at a later offset never meets `^`)
     return re.compile(r"\s*(?:" + "|".join([*empty, *map(re.escape, markers)]) + ")")
 
 

@@ -232,6 +232,9 @@ class ElementArguments(Stepwise):
         return True
 
     def _string(self, out: list[str], buf: str) -> bool:
+        """A text value's characters up to the prefix of a tag; its closing tag ends it.
+        Before any other tag the text read is handed on all the same, then the stream
+        stops: what was sent does not depend on where chunks were cut."""
         at = buf.find(NS)
         if at < 0:
             safe = _NS.held(buf, 0)
@@ -239,19 +242,18 @@ class ElementArguments(Stepwise):
                 out.append(escaped(buf[:safe]))
                 self._buf = buf[safe:]
             return False
-        tag = _TAG.match(buf, at + len(NS))
+        if at:
+            out.append(escaped(buf[:at]))
+            self._buf = buf = buf[at:]
+        tag = _TAG.match(buf, len(NS))
         if tag is None:
-            if _UNFINISHED.match(buf, at + len(NS)) is None:
+            if _UNFINISHED.match(buf, len(NS)) is None:
                 self._stop("")  # (the call's parse says why)
-                return False
-            if at:
-                out.append(escaped(buf[:at]))
-                self._buf = buf[at:]
             return False
         if not tag.group(1) or tag.group(2).strip() != self._key:
             self._stop("")  # an element after text, a wrong closer: the parse says why
             return False
-        out.append(escaped(buf[:at]) + '"')
+        out.append('"')
         self._buf, self._state = buf[tag.end() :], _OUT
         return True
 
