@@ -156,14 +156,20 @@ class CountingAdapter:
         return event["text"]
 
 
+def _third_party_events(pieces: list[str]) -> list[Any]:
+    """``pieces`` as the third-party stream's text events, with notes and pings between."""
+    events: list[Any] = [{"kind": "start"}]
+    for index, piece in enumerate(pieces):
+        events.append({"kind": "text", "text": piece})
+        if index % 5 == 2:
+            events.append({"kind": "note" if index % 2 else "ping"})
+    events.append({"kind": "end"})
+    return events
+
+
 def test_a_third_party_adapters_text_takes_the_same_steps() -> None:
     for pieces in chunkings():
-        events: list[Any] = [{"kind": "start"}]
-        for index, piece in enumerate(pieces):
-            events.append({"kind": "text", "text": piece})
-            if index % 5 == 2:
-                events.append({"kind": "note" if index % 2 else "ping"})
-        events.append({"kind": "end"})
+        events = _third_party_events(pieces)
         adapters = [CountingAdapter(), CountingAdapter()]
         got = [
             feeds(StreamBlockProcessor(registry(), input_adapter=adapter), events, paths=paths)
@@ -191,12 +197,7 @@ class GetterAdapter(CountingAdapter):
 def test_a_third_party_adapters_text_delta_is_asked_first() -> None:
     answered = 0
     for pieces in chunkings():
-        events: list[Any] = [{"kind": "start"}]
-        for index, piece in enumerate(pieces):
-            events.append({"kind": "text", "text": piece})
-            if index % 5 == 2:
-                events.append({"kind": "note" if index % 2 else "ping"})
-        events.append({"kind": "end"})
+        events = _third_party_events(pieces)
         plain = CountingAdapter()
         expected = feeds(StreamBlockProcessor(registry(), input_adapter=plain), events, paths=())
         got = feeds(StreamBlockProcessor(registry(), input_adapter=GetterAdapter()), events)
