@@ -57,7 +57,7 @@ def test_a_saved_claude_run_opens_from_disk_without_the_network(pages: Any, tmp_
     search.press("Enter")
     _until(page, "document.querySelectorAll('.sb-target').length === 1")
     page.locator("sb-toolbar button[data-kind=tool]").click()
-    assert page.locator("sb-tool-call").count() == 0
+    _until(page, "document.querySelectorAll('sb-tool-call').length === 0")  # (drawn next frame)
     page.locator("sb-toolbar button[data-kind=tool]").click()
     page.locator(".sb-outline-button").click()
     assert "Read" in page.locator("sb-outline").inner_text()
