@@ -136,7 +136,7 @@ def text_step(text: str, usage: Usage | None = None) -> Step:
 
 def direct_step(text: str | None) -> Step | None:
     """The step of a plain text delta whose ``text_delta`` answered ``text``."""
-    return None if text is None else NEW(Step, (TEXT, text, (), None, None, None, None))
+    return None if text is None else text_step(text)
 
 
 class ProviderAdapter:
