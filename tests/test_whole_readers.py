@@ -45,10 +45,16 @@ class Level(BaseModel):
     level: int
 
 
+def _failing(attrs: Any) -> None:
+    """An ``on_start`` hook that fails (the block is reported ``HOOK_FAILED``)."""
+    raise RuntimeError("no")
+
+
 def processor(limits: Limits | None = None, unknown: str = "text") -> StreamBlockProcessor:
     registry = BlockRegistry()
     registry.register("level", metadata=Level)
     registry.register("hooked", on_start=lambda attrs: None)
+    registry.register("failing", on_start=_failing)
     registry.register("checked", validators=[lambda block: "no" not in block.content])
     return notes_tasks_and_code(limits, unknown, registry)
 
@@ -94,6 +100,7 @@ OPENERS = st.sampled_from(
         "!!b1:level:high",
         "!!b1:level:3:extra",
         "!!b1:hooked",
+        "!!b1:failing",
         "!!b1:checked",
         "!!b1:nope",
         "!!b1:note  ",

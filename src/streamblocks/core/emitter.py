@@ -48,6 +48,7 @@ class Emitter:
         "out",
         "pos",
         "texts",
+        "whole_block",
     )
 
     def __init__(self) -> None:
@@ -61,6 +62,9 @@ class Emitter:
         self.next_id = 0
         self.blocks = 0
         self.errors = 0
+        self.whole_block = OpenBlock(None, "", 0, 0)
+        """The record :meth:`whole` reads its blocks in, one after another: begun and
+        closed in one call, a block read whole needs none of its own."""
 
     # ------------------------------------------------------------------ text and deltas
 
@@ -186,6 +190,23 @@ class Emitter:
                     )
         if streamed and block.error is None and metadata is not None:
             self.out.append(new_event(BlockMetadata, (block_id, type_name, block.metadata)))
+
+    def whole(self, syntax_name: str, header: Header, raw: str, content: str) -> None:
+        """A block read whole with no parser, its ``raw`` text (opener, ``content``,
+        closing line) from the stream offset on: :meth:`begin`, :meth:`last_delta` and
+        :meth:`close` in one call, in :attr:`whole_block` (no ``OpenBlock`` built per
+        block; what it held is let go after)."""
+        block = self.whole_block
+        block.syntax_name = syntax_name
+        block.start = self.pos
+        block.raw = [raw]  # (the opener's length, raw_len, is not asked: content is given)
+        self.begin(block, header)
+        if content and block.streamed:
+            self.last_delta(block, content)  # (begin flushed what was held)
+        self.pos += len(raw)
+        self.close(block, content)
+        block.raw = []
+        block.header = block.metadata = block.partial = None
 
     def close(self, block: OpenBlock, body: Any, attrs: Any = None) -> None:
         """``block`` closed (its raw complete): report it, finished or rejected.

@@ -174,6 +174,8 @@ class Scanner:
                     em.text(text[i : at + 1])
                     self.line = ""
                     i = at + 1
+                    if i < n:  # (the search found a line a marker may begin)
+                        i = self._line_start(text, i, False)
                 else:
                     end = self._shown_span(text, at) if text[at] in self.shown_spans else -1
                     if end > at:  # (a region all visible, in hand: no reader)
@@ -263,12 +265,15 @@ class Scanner:
         lines.to_block(self, text[i:end], self.flow)
         return end
 
-    def _line_start(self, text: str, i: int) -> int:
-        """A line start: decide the line if it may be a marker."""
+    def _line_start(self, text: str, i: int, check: bool = True) -> int:
+        """A line start: decide the line if it may be a marker. ``check``: unless its
+        first character decides it (:func:`.closing.decided_at`); the visible loop's
+        search found its line starts at characters a marker may begin, so it asks no
+        more (once per chunk, not per line)."""
         line = self.line
         assert line is not None
         parser = self.parser
-        if not line and closing.decided_at(self, text, i):
+        if check and not line and closing.decided_at(self, text, i):
             return i
         nl = text.find("\n", i)
         if (

@@ -12,9 +12,10 @@ line, any other verdict in the header) is left to the line step where it stands.
 
 A syntax may also read its whole block itself (:meth:`LineSyntax.read_whole
 <.line_syntax.LineSyntax.read_whole>`): at a line start outside blocks, :func:`block`
-asks it where the block's opener, content and closing line are, and the
-:class:`~.emitter.Emitter` begins, streams and closes the block as the line step would
-(metadata, hooks, validators), with no parser and no line step — the same events,
+asks it where the block's opener, content and closing line are, and
+:meth:`Emitter.whole <.emitter.Emitter.whole>` begins, streams and closes the block as
+the line step would (metadata, hooks, validators), with no parser, no line step and no
+``OpenBlock`` — the same events,
 offsets and ``raw``, for a known type with no transform or content model within its
 limits; anything else is left to the line step. A block whose header is in hand but
 whose closing line is not starts from its syntax's reader too (:mod:`.cut_blocks`).
@@ -162,16 +163,16 @@ def block(sc: Scanner, text: str, i: int, nl: int) -> int:
         if found is REJECT:
             continue
         if isinstance(found, WholeBlock):
-            return _report(sc, syntax.name, index, found, text, i)
+            return _report(sc, syntax.name, found, text, i)
         if isinstance(found, OpenedBlock):
             return opened(sc, syntax.name, index, found, text, i)
         return i
     return i
 
 
-def _report(sc: Scanner, syntax_name: str, index: int, found: WholeBlock, text: str, i: int) -> int:
-    """The whole ``found`` at ``i`` begun, its content given and closed by the
-    :class:`~.emitter.Emitter`, as the line step would (metadata, hooks and validators
+def _report(sc: Scanner, syntax_name: str, found: WholeBlock, text: str, i: int) -> int:
+    """The whole ``found`` at ``i`` begun, its content given and closed by
+    ``Emitter.whole``, as the line step would (metadata, hooks and validators
     included), in one step; else ``i`` (the line step): a type the line step must read
     (unknown, with a transform or a content model) or a limit crossed."""
     header, body, closer, end = found
@@ -189,17 +190,7 @@ def _report(sc: Scanner, syntax_name: str, index: int, found: WholeBlock, text: 
         or end - closer > sc.marker_line  # (a closing line too long to be a marker)
     ):
         return i
-    em = sc.em
-    block = OpenBlock(None, syntax_name, index, em.pos)
-    block.raw_len = body - i  # (its opener, as Emitter.begin finds it held)
-    em.begin(block, header)
-    block.raw.append(text[i:end])  # (OpenBlock.add: all of it, one piece)
-    block.raw_len = end - i
-    content = text[body:closer]
-    if content and block.streamed:
-        em.last_delta(block, content)  # (Emitter.begin flushed what was held)
-    em.pos += end - i
-    em.close(block, content)
+    sc.em.whole(syntax_name, header, text[i:end], text[body:closer])
     sc.examined += end - i
     closing.decided_at(sc, text, end)
     return end
